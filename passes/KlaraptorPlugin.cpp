@@ -9,21 +9,41 @@
 /// This is the only file that registers anything: the `#pragma klaraptor`
 /// handler, the frontend action that attaches parsed pragmas to kernels, and
 /// the IO-builder pass.
+///
+/// The plugin links no Clang library: inside clang the Clang symbols come from
+/// clang's own libclang-cpp, and they are weak references (see
+/// passes/CMakeLists.txt), because opt cannot load libclang-cpp (both define
+/// the option `-pgo-cold-func-opt`, and LLVM aborts on the second
+/// registration). So the frontend half registers itself only when clang is
+/// the host; in opt only the pass is there.
 //===----------------------------------------------------------------------===//
 #include "IOBuilder.h"
 #include "KlaraptorPragma.h"
+#include "LLVMCompat.h"
 
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 
-static clang::PragmaHandlerRegistry::Add<klaraptor::PragmaKlaraptorHandler>
-    KlaraptorPragma("klaraptor", "klaraptor kernel launch annotations");
+namespace {
 
-static clang::FrontendPluginRegistry::Add<klaraptor::KlaraptorPluginAction>
-    KlaraptorAction("klaraptor",
-                    "attach '#pragma klaraptor' annotations to CUDA kernels");
+void registerFrontend() {
+  static clang::PragmaHandlerRegistry::Add<klaraptor::PragmaKlaraptorHandler>
+      KlaraptorPragma("klaraptor", "klaraptor kernel launch annotations");
+  static clang::FrontendPluginRegistry::Add<klaraptor::KlaraptorPluginAction>
+      KlaraptorAction("klaraptor",
+                      "attach '#pragma klaraptor' annotations to CUDA kernels");
+}
+
+[[maybe_unused]] const bool FrontendRegistered = [] {
+  if (!klaraptor::compat::clangFrontendPresent())
+    return false;
+  registerFrontend();
+  return true;
+}();
+
+} // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {

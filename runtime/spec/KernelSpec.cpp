@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "KernelSpec.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
@@ -147,7 +149,14 @@ static const char *const BlockDimNames[3] = {"bx", "by", "bz"};
 static void printInto(const Expr &E, const KernelSpec &S, std::string &Out) {
   switch (E.K) {
   case Expr::Kind::Literal:
-    Out += std::to_string(E.Value);
+    // A negative literal prints as the negation the parser reads back, so
+    // that printing, parsing and printing again gives the same text.
+    if (E.Value == INT64_MIN)
+      Out += "((-9223372036854775807) - 1)";
+    else if (E.Value < 0)
+      Out += "(-" + std::to_string(-E.Value) + ")";
+    else
+      Out += std::to_string(E.Value);
     return;
   case Expr::Kind::Data:
     if (E.Value >= 0 && size_t(E.Value) < S.Data.size())
@@ -236,9 +245,12 @@ namespace {
 /// Recursive-descent parser for one expression line.
 class ExprParser {
 public:
+  /// \p Column0 is the offset of \p Text in its line, so that messages
+  /// give columns of the line.
   ExprParser(const std::string &Text, const KernelSpec &S, bool AllowParams,
-             bool AllowNames)
-      : T(Text), S(S), AllowParams(AllowParams), AllowNames(AllowNames) {}
+             bool AllowNames, size_t Column0)
+      : T(Text), S(S), AllowParams(AllowParams), AllowNames(AllowNames),
+        Column0(Column0) {}
 
   std::unique_ptr<Expr> parseAll(std::string &Error) {
     auto E = parseOr();
@@ -256,12 +268,13 @@ private:
   const std::string &T;
   const KernelSpec &S;
   bool AllowParams, AllowNames;
+  size_t Column0;
   size_t Pos = 0;
   std::string Err;
 
   void fail(const std::string &M) {
     if (Err.empty())
-      Err = M + " at column " + std::to_string(Pos + 1);
+      Err = M + " at column " + std::to_string(Column0 + Pos + 1);
   }
   void skipSpace() {
     while (Pos < T.size() && std::isspace((unsigned char)T[Pos]))
@@ -382,6 +395,7 @@ private:
       return Expr::literal(int64_t(V));
     }
     if (C == '$') {
+      size_t Dollar = Pos;
       ++Pos;
       size_t Start = Pos;
       int64_t V = 0;
@@ -392,10 +406,12 @@ private:
         return nullptr;
       }
       if (!AllowParams) {
+        Pos = Dollar;
         fail("kernel parameters may appear only in data expressions");
         return nullptr;
       }
       if (!S.findParam(unsigned(V))) {
+        Pos = Dollar;
         fail("parameter $" + std::to_string(V) + " has no 'param' line");
         return nullptr;
       }
@@ -431,6 +447,7 @@ private:
         }
         auto [Min, Max] = arity(F);
         if (Args.size() < Min || (Max && Args.size() > Max)) {
+          Pos = Start;
           fail("wrong number of arguments to '" + Name + "'");
           return nullptr;
         }
@@ -537,7 +554,8 @@ std::optional<KernelSpec> parseKernelSpec(const std::string &Text,
         if (D.Name == Name)
           return Fail("data parameter '" + Name + "' given twice");
       std::string Err;
-      auto E = ExprParser(Rest.substr(Sp2 + 1), S, true, false).parseAll(Err);
+      auto E = ExprParser(Rest.substr(Sp2 + 1), S, true, false, Sp + Sp2 + 2)
+                   .parseAll(Err);
       if (!E)
         return Fail(Err);
       S.Data.push_back({Name, std::move(E)});
@@ -561,7 +579,7 @@ std::optional<KernelSpec> parseKernelSpec(const std::string &Text,
       if (!SawBlock)
         return Fail("'" + Key + "' before 'block'");
       std::string Err;
-      auto E = ExprParser(Rest, S, false, true).parseAll(Err);
+      auto E = ExprParser(Rest, S, false, true, Sp + 1).parseAll(Err);
       if (!E)
         return Fail(Err);
       if (Key == "where") {
@@ -714,7 +732,15 @@ EvalStatus evaluate(const Expr &E, const EvalEnv &Env, int64_t &R) {
     }
   }
   case Expr::Kind::Call: {
-    std::vector<int64_t> V(E.Args.size());
+    // The runtime evaluates grid formulas for every candidate at every new
+    // data size: keep the common calls (up to 8 arguments) off the heap.
+    int64_t Small[8];
+    std::vector<int64_t> Large;
+    int64_t *V = Small;
+    if (E.Args.size() > 8) {
+      Large.resize(E.Args.size());
+      V = Large.data();
+    }
     for (size_t I = 0; I < E.Args.size(); ++I)
       if (auto St = evaluate(*E.Args[I], Env, V[I]); St != EvalStatus::Ok)
         return St;
@@ -729,8 +755,8 @@ EvalStatus evaluate(const Expr &E, const EvalEnv &Env, int64_t &R) {
     case Expr::Callee::Min:
     case Expr::Callee::Max:
       R = V[0];
-      for (int64_t X : V)
-        R = E.F == Expr::Callee::Min ? std::min(R, X) : std::max(R, X);
+      for (size_t I = 1; I < E.Args.size(); ++I)
+        R = E.F == Expr::Callee::Min ? std::min(R, V[I]) : std::max(R, V[I]);
       return EvalStatus::Ok;
     }
   }

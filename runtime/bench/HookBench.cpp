@@ -1,0 +1,246 @@
+//===- HookBench.cpp - what the launch hook costs -------------------------===//
+///
+/// \file
+/// Measures the time of one __klaraptor_rt_launch call for a 1-D kernel
+/// (pow2 candidates, a trivial model): on a memoised launch ("hit": the same
+/// data every call) and on a new decision ("miss": new data every call).
+/// The device is the one CUDA reports when the process has CUDA, else (or
+/// with --fake-device) H100-like limits injected through the test hook.
+///
+///   klaraptor-hook-bench [--hits N] [--misses N] [--threads N] [--fake-device]
+//===----------------------------------------------------------------------===//
+#include "RuntimeInternal.h"
+#include "klaraptor/klaraptor_rt.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+const char BenchSpec[] = "klaraptor v1\n"
+                         "kernel bench_axpy\n"
+                         "loc HookBench.cpp:1:1\n"
+                         "param 0 n i64\n"
+                         "data N $0\n"
+                         "block bx\n"
+                         "grid ceildiv(N, bx)\n"
+                         "candidates pow2\n";
+
+int benchData(void *const *Args, int64_t *Out) {
+  Out[0] = *static_cast<const int64_t *>(Args[0]);
+  return 0;
+}
+
+std::atomic<uint64_t> Predictions{0};
+
+double benchPredict(void *, const int64_t *Data, uint32_t,
+                    const klaraptor_candidate *C,
+                    const klaraptor_device_info *) {
+  Predictions.fetch_add(1, std::memory_order_relaxed);
+  return std::fabs(double(C->block[0]) - 256.0) + double(Data[0]) * 1e-9;
+}
+
+char StubAnchor;
+const klaraptor_kernel_desc Desc = {sizeof(klaraptor_kernel_desc),
+                                    KLARAPTOR_RT_ABI_VERSION,
+                                    &StubAnchor,
+                                    "_Z10bench_axpyPfPKffl",
+                                    BenchSpec,
+                                    benchData,
+                                    1,
+                                    0};
+
+klaraptor_launch_info makeInfo(const int64_t *Data, void *const *Args) {
+  klaraptor_launch_info I;
+  std::memset(&I, 0, sizeof(I));
+  I.size = sizeof(I);
+  I.num_data = Data ? 1 : 0;
+  I.data = Data;
+  I.args = Args;
+  I.grid[0] = 4;
+  I.grid[1] = I.grid[2] = 1;
+  I.block[0] = 256;
+  I.block[1] = I.block[2] = 1;
+  return I;
+}
+
+using Clock = std::chrono::steady_clock;
+
+double nsPer(Clock::time_point A, Clock::time_point B, uint64_t N) {
+  return std::chrono::duration<double, std::nano>(B - A).count() / double(N);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  uint64_t Hits = 5000000, Misses = 200000;
+  unsigned Threads = 2;
+  bool FakeDevice = false;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Next = [&]() -> uint64_t {
+      if (I + 1 >= Argc) {
+        std::fprintf(stderr, "klaraptor-hook-bench: error: '%s' needs a value\n",
+                     A.c_str());
+        std::exit(2);
+      }
+      return std::strtoull(Argv[++I], nullptr, 10);
+    };
+    if (A == "--hits")
+      Hits = Next();
+    else if (A == "--misses")
+      Misses = Next();
+    else if (A == "--threads")
+      Threads = unsigned(Next());
+    else if (A == "--fake-device")
+      FakeDevice = true;
+    else {
+      std::fprintf(stderr,
+                   "usage: klaraptor-hook-bench [--hits N] [--misses N] "
+                   "[--threads N] [--fake-device]\n");
+      return 2;
+    }
+  }
+  if (!Hits || !Misses || !Threads) {
+    std::fprintf(stderr, "klaraptor-hook-bench: error: counts must be positive\n");
+    return 2;
+  }
+
+  std::printf("%s\n", klaraptor_version());
+  if (__klaraptor_rt_register_kernel(&Desc) != KLARAPTOR_OK) {
+    std::fprintf(stderr, "klaraptor-hook-bench: error: cannot register the kernel\n");
+    return 1;
+  }
+  klaraptor_model Model;
+  std::memset(&Model, 0, sizeof(Model));
+  Model.size = sizeof(Model);
+  Model.abi_version = KLARAPTOR_RT_ABI_VERSION;
+  Model.name = "trivial";
+  Model.predict = benchPredict;
+  klaraptor_register_model("bench_axpy", &Model);
+
+  // Use the real device when CUDA answers; otherwise H100-like limits.
+  int64_t Probe = 1 << 20;
+  klaraptor_launch_info ProbeInfo = makeInfo(&Probe, nullptr);
+  bool Real = !FakeDevice &&
+              __klaraptor_rt_launch(&Desc, &ProbeInfo) == KLARAPTOR_OK;
+  if (!Real) {
+    klaraptor_device_info D;
+    std::memset(&D, 0, sizeof(D));
+    D.size = sizeof(D);
+    std::snprintf(D.name, sizeof(D.name), "injected H100-like limits");
+    D.cc_major = 9;
+    D.sm_count = 132;
+    D.max_threads_per_block = 1024;
+    D.max_block_dim[0] = D.max_block_dim[1] = 1024;
+    D.max_block_dim[2] = 64;
+    D.max_grid_dim[0] = 2147483647;
+    D.max_grid_dim[1] = D.max_grid_dim[2] = 65535;
+    D.max_threads_per_sm = 2048;
+    D.max_blocks_per_sm = 32;
+    D.regs_per_sm = D.regs_per_block = 65536;
+    D.warp_size = 32;
+    D.shared_mem_per_sm = 233472;
+    D.shared_mem_per_block = 49152;
+    if (klaraptor_rt_internal_set_device_limits(&D) != KLARAPTOR_OK) {
+      std::fprintf(stderr, "klaraptor-hook-bench: error: cannot set device limits\n");
+      return 1;
+    }
+  }
+  std::printf("device: %s\n", Real ? "from CUDA" : "injected H100-like limits");
+
+  // Warm the entry for the hit measurements.
+  int64_t N = 1000000;
+  klaraptor_launch_info Info = makeInfo(&N, nullptr);
+  if (__klaraptor_rt_launch(&Desc, &Info) != KLARAPTOR_OK) {
+    std::fprintf(stderr, "klaraptor-hook-bench: error: the warm-up launch kept its configuration\n");
+    return 1;
+  }
+  std::printf("decision for N=%lld: block %ux%ux%u grid %ux%ux%u\n",
+              (long long)N, Info.block[0], Info.block[1], Info.block[2],
+              Info.grid[0], Info.grid[1], Info.grid[2]);
+
+  uint64_t Sink = 0;
+  auto T0 = Clock::now();
+  for (uint64_t I = 0; I < Hits; ++I) {
+    klaraptor_launch_info L = makeInfo(&N, nullptr);
+    Sink += __klaraptor_rt_launch(&Desc, &L) + L.block[0];
+  }
+  auto T1 = Clock::now();
+  std::printf("hook hit: %.1f ns/call\n", nsPer(T0, T1, Hits));
+
+  void *Args[1] = {&N};
+  T0 = Clock::now();
+  for (uint64_t I = 0; I < Hits; ++I) {
+    klaraptor_launch_info L = makeInfo(nullptr, Args);
+    Sink += __klaraptor_rt_launch(&Desc, &L) + L.block[0];
+  }
+  T1 = Clock::now();
+  std::printf("hook hit (data from args): %.1f ns/call\n", nsPer(T0, T1, Hits));
+
+  T0 = Clock::now();
+  for (uint64_t I = 0; I < Hits; ++I) {
+    klaraptor_launch_info L = makeInfo(nullptr, Args);
+    Sink += __klaraptor_rt_launch_handle(&StubAnchor, &L) + L.block[0];
+  }
+  T1 = Clock::now();
+  std::printf("hook hit (by handle): %.1f ns/call\n", nsPer(T0, T1, Hits));
+
+  {
+    std::atomic<bool> Go{false};
+    std::vector<std::thread> Pool;
+    std::vector<double> Ns(Threads);
+    for (unsigned T = 0; T < Threads; ++T)
+      Pool.emplace_back([&, T] {
+        while (!Go.load())
+          ;
+        uint64_t Local = 0;
+        auto A = Clock::now();
+        for (uint64_t I = 0; I < Hits; ++I) {
+          klaraptor_launch_info L = makeInfo(&N, nullptr);
+          Local += __klaraptor_rt_launch(&Desc, &L) + L.block[0];
+        }
+        auto B = Clock::now();
+        Ns[T] = nsPer(A, B, Hits);
+        if (Local == 42)
+          std::printf(" ");
+      });
+    Go.store(true);
+    for (auto &Th : Pool)
+      Th.join();
+    double Sum = 0;
+    for (double V : Ns)
+      Sum += V;
+    std::printf("hook hit (%u threads): %.1f ns/call per thread\n", Threads,
+                Sum / Threads);
+  }
+
+  uint64_t Before = klaraptor_rt_internal_decision_count();
+  uint64_t PredBefore = Predictions.load();
+  T0 = Clock::now();
+  for (uint64_t I = 0; I < Misses; ++I) {
+    int64_t M = int64_t(2000000 + I);
+    klaraptor_launch_info L = makeInfo(&M, nullptr);
+    Sink += __klaraptor_rt_launch(&Desc, &L) + L.block[0];
+  }
+  T1 = Clock::now();
+  uint64_t Decided = klaraptor_rt_internal_decision_count() - Before;
+  uint64_t Predicted = Predictions.load() - PredBefore;
+  std::printf("hook miss (trivial model, %llu candidates): %.1f ns/call\n",
+              (unsigned long long)(Decided ? Predicted / Decided : 0),
+              nsPer(T0, T1, Misses));
+  if (Decided != Misses) {
+    std::fprintf(stderr,
+                 "klaraptor-hook-bench: error: %llu decisions for %llu misses\n",
+                 (unsigned long long)Decided, (unsigned long long)Misses);
+    return 1;
+  }
+  return Sink == 42 ? 3 : 0;
+}

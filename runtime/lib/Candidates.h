@@ -1,0 +1,85 @@
+//===- Candidates.h - the launch configurations a kernel may use ----------===//
+///
+/// \file
+/// Enumerates the block shapes of a kernel's candidate set (pow2, warp or
+/// list, docs/spec-format.md) within the device's limits, then keeps those
+/// that satisfy the where-constraints and have a valid grid for the launch's
+/// data. The order of the result is the enumeration order used to break
+/// ties between equally fast candidates (docs/runtime-abi.md).
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_RUNTIME_CANDIDATES_H
+#define KLARAPTOR_RUNTIME_CANDIDATES_H
+
+#include "KernelSpec.h"
+#include "klaraptor/klaraptor_rt.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace klaraptor {
+
+using Dim3 = std::array<uint32_t, 3>;
+
+/// The limits that bound block and grid shapes.
+struct LaunchLimits {
+  uint32_t MaxThreads = 1024; ///< per block: device and kernel limit
+  Dim3 MaxBlock = {1024, 1024, 64};
+  Dim3 MaxGrid = {2147483647u, 65535, 65535};
+  uint32_t WarpSize = 32;
+
+  /// From a device, lowered to \p KernelMaxThreads when that is positive.
+  static LaunchLimits from(const klaraptor_device_info &Device,
+                           int KernelMaxThreads);
+};
+
+/// One admissible launch.
+struct Candidate {
+  Dim3 Block = {1, 1, 1};
+  Dim3 Grid = {1, 1, 1};
+  bool operator==(const Candidate &O) const {
+    return Block == O.Block && Grid == O.Grid;
+  }
+};
+
+/// Why block shapes were dropped (debug output, tests).
+struct RejectCounts {
+  unsigned WhereFalse = 0;
+  unsigned WhereError = 0;
+  unsigned GridError = 0;
+  unsigned GridOutOfRange = 0;
+};
+
+class CandidateEnumerator {
+public:
+  CandidateEnumerator(const KernelSpec &Spec, const LaunchLimits &Limits)
+      : Spec(Spec), Limits(Limits) {}
+
+  /// The block shapes of the candidate set that fit the limits, in
+  /// enumeration order: bz, then by, then bx ascending for pow2 and warp;
+  /// the listed order (duplicates dropped) for list. Dimensions that are
+  /// not free take their value from \p Requested.
+  std::vector<Dim3> blockShapes(const Dim3 &Requested) const;
+
+  /// Checks one block shape: every where-constraint evaluates without error
+  /// to non-zero, and every grid expression evaluates without error to a
+  /// value in [1, MaxGrid]. On success fills \p Grid.
+  bool admit(const int64_t *Data, size_t NumData, const Dim3 &Block,
+             Dim3 &Grid, RejectCounts *Rejects = nullptr) const;
+
+  /// The admissible candidates among blockShapes(Requested), in order.
+  std::vector<Candidate> admissible(const int64_t *Data, size_t NumData,
+                                    const Dim3 &Requested,
+                                    RejectCounts *Rejects = nullptr) const;
+
+private:
+  const KernelSpec &Spec;
+  LaunchLimits Limits;
+
+  bool fits(const Dim3 &B, bool NeedWarp) const;
+};
+
+} // namespace klaraptor
+
+#endif // KLARAPTOR_RUNTIME_CANDIDATES_H

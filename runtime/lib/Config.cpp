@@ -1,0 +1,87 @@
+//===- Config.cpp - the runtime's settings from the environment ----------===//
+///
+/// \file
+/// Values are matched case-insensitively after trimming blanks; an unknown
+/// value keeps the default and produces a warning.
+//===----------------------------------------------------------------------===//
+#include "Config.h"
+
+#include <cctype>
+#include <cstdlib>
+
+namespace klaraptor {
+
+const char *spelling(Mode M) {
+  switch (M) {
+  case Mode::Off: return "off";
+  case Mode::Tune: return "tune";
+  case Mode::Profile: return "profile";
+  }
+  return "?";
+}
+
+const char *spelling(LogLevel L) {
+  switch (L) {
+  case LogLevel::Error: return "error";
+  case LogLevel::Warn: return "warn";
+  case LogLevel::Info: return "info";
+  case LogLevel::Debug: return "debug";
+  }
+  return "?";
+}
+
+static std::string normalise(const char *V) {
+  std::string S(V);
+  size_t B = 0, E = S.size();
+  while (B < E && std::isspace((unsigned char)S[B]))
+    ++B;
+  while (E > B && std::isspace((unsigned char)S[E - 1]))
+    --E;
+  S = S.substr(B, E - B);
+  for (char &C : S)
+    C = char(std::tolower((unsigned char)C));
+  return S;
+}
+
+Config Config::parse(const char *ModeValue, const char *LogValue,
+                     const char *LevelValue) {
+  Config C;
+  if (ModeValue && *ModeValue) {
+    std::string M = normalise(ModeValue);
+    if (M == "off")
+      C.TheMode = Mode::Off;
+    else if (M == "tune")
+      C.TheMode = Mode::Tune;
+    else if (M == "profile")
+      C.TheMode = Mode::Profile;
+    else
+      C.Warnings.push_back(std::string("unknown KLARAPTOR_MODE '") +
+                           ModeValue +
+                           "' (expected off, tune or profile); using tune");
+  }
+  if (LevelValue && *LevelValue) {
+    std::string L = normalise(LevelValue);
+    if (L == "error")
+      C.Level = LogLevel::Error;
+    else if (L == "warn" || L == "warning")
+      C.Level = LogLevel::Warn;
+    else if (L == "info")
+      C.Level = LogLevel::Info;
+    else if (L == "debug")
+      C.Level = LogLevel::Debug;
+    else
+      C.Warnings.push_back(
+          std::string("unknown KLARAPTOR_LOG_LEVEL '") + LevelValue +
+          "' (expected error, warn, info or debug); using warn");
+  }
+  if (LogValue && *LogValue)
+    C.LogPath = LogValue;
+  return C;
+}
+
+Config Config::fromEnvironment() {
+  return parse(std::getenv("KLARAPTOR_MODE"), std::getenv("KLARAPTOR_LOG"),
+               std::getenv("KLARAPTOR_LOG_LEVEL"));
+}
+
+} // namespace klaraptor

@@ -1,0 +1,46 @@
+//===- Config.h - the runtime's settings from the environment ------------===//
+///
+/// \file
+/// The runtime reads KLARAPTOR_MODE, KLARAPTOR_LOG and KLARAPTOR_LOG_LEVEL
+/// once, when it is first used (docs/environment.md). Problems found while
+/// reading them are kept as warnings for the runtime to report.
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_RUNTIME_CONFIG_H
+#define KLARAPTOR_RUNTIME_CONFIG_H
+
+#include <string>
+#include <vector>
+
+namespace klaraptor {
+
+/// What the hook does at a launch (KLARAPTOR_MODE).
+enum class Mode {
+  Off,    ///< every launch keeps its configuration, nothing is evaluated
+  Tune,   ///< choose launch parameters with the registered models (default)
+  Profile ///< sweep candidates under a profiler backend
+};
+
+/// How much the runtime writes to stderr (KLARAPTOR_LOG_LEVEL).
+enum class LogLevel { Error = 0, Warn = 1, Info = 2, Debug = 3 };
+
+const char *spelling(Mode M);
+const char *spelling(LogLevel L);
+
+struct Config {
+  Mode TheMode = Mode::Tune;
+  LogLevel Level = LogLevel::Warn;
+  /// Where decisions are appended as JSON lines; empty: nowhere.
+  std::string LogPath;
+  /// Problems with the variables, reported once the diagnostics exist.
+  std::vector<std::string> Warnings;
+
+  /// Reads the variables from the process environment.
+  static Config fromEnvironment();
+  /// Interprets the given values; null or empty means unset.
+  static Config parse(const char *ModeValue, const char *LogValue,
+                      const char *LevelValue);
+};
+
+} // namespace klaraptor
+
+#endif // KLARAPTOR_RUNTIME_CONFIG_H

@@ -1,0 +1,77 @@
+//===- DeviceQuery.h - the limits of the device a launch runs on ----------===//
+///
+/// \file
+/// Asks the CUDA runtime (or, in a program that uses only the driver API,
+/// the driver) which device is current and what its limits are. Limits are
+/// queried once per device and cached, failures included. Tests replace the
+/// device with setOverride.
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_RUNTIME_DEVICEQUERY_H
+#define KLARAPTOR_RUNTIME_DEVICEQUERY_H
+
+#include "CudaApi.h"
+#include "klaraptor/klaraptor_rt.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace klaraptor {
+
+class DeviceQuery {
+public:
+  explicit DeviceQuery(const CudaApi &Api) : Api(Api) {}
+
+  /// The current device's ordinal, or -1 when no device answers. This is
+  /// on the hot path of every launch.
+  int currentDevice() const;
+  /// Why currentDevice() answers -1 (asks CUDA again).
+  std::string whyNoDevice() const;
+
+  /// The limits of device \p Device, or null with \p Why set when they
+  /// cannot be had. The pointer stays valid until the next setOverride.
+  const klaraptor_device_info *limits(int Device, std::string &Why);
+
+  /// The most threads per block \p Kernel can be launched with on
+  /// \p Device (register and attribute limits), 0 when unknown. Asks the
+  /// driver about \p CuFunction when given, else the runtime about the host
+  /// stub \p HostHandle. Not cached here.
+  int kernelMaxThreads(const void *HostHandle, void *CuFunction, int Device);
+
+  /// Replaces every device with \p Info (tests, benchmarks); null restores
+  /// the CUDA queries. Returns false when \p Info is implausible.
+  bool setOverride(const klaraptor_device_info *Info, std::string *Why = nullptr);
+
+  /// While an override is set, kernelMaxThreads answers \p MaxThreads for
+  /// the kernel with host stub \p HostHandle (tests); 0 removes the entry.
+  void setKernelMaxThreadsOverride(const void *HostHandle, int MaxThreads);
+
+  /// Checks that \p Info describes a device one can launch on.
+  static bool plausible(const klaraptor_device_info &Info, std::string &Why);
+
+  const CudaApi &api() const { return Api; }
+
+private:
+  struct Cached {
+    bool Ok = false;
+    std::string Why;
+    klaraptor_device_info Info{};
+  };
+
+  const CudaApi &Api;
+  std::mutex M;
+  std::map<int, std::unique_ptr<Cached>> ByDevice;
+  std::unique_ptr<klaraptor_device_info> Override;
+  std::map<const void *, int> KernelOverride;
+  /// Ordinal of the override device, or INT32_MIN when there is none.
+  std::atomic<int> OverrideDevice{INT32_MIN};
+
+  bool queryRuntime(int Device, klaraptor_device_info &Info, std::string &Why);
+  bool queryDriver(int Device, klaraptor_device_info &Info, std::string &Why);
+};
+
+} // namespace klaraptor
+
+#endif // KLARAPTOR_RUNTIME_DEVICEQUERY_H

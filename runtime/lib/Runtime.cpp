@@ -1,0 +1,639 @@
+//===- Runtime.cpp - launch decisions for annotated kernels ---------------===//
+///
+/// \file
+/// The hot path (a launch whose key is memoised) takes two shared locks, the
+/// kernel registry's and one history shard's, and allocates nothing. A miss
+/// takes the kernel's decision mutex, so a key is decided, and logged, once
+/// even when many threads launch it together.
+//===----------------------------------------------------------------------===//
+#include "Runtime.h"
+
+#include "Candidates.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <unistd.h>
+
+namespace klaraptor {
+
+Runtime::Runtime(const Config &C, const CudaApi &Api)
+    : Cfg(C), Diags(C.Level), Log(C.LogPath, Diags), Devices(Api) {
+  for (const std::string &W : Cfg.Warnings)
+    Diags.reportOnce(LogLevel::Warn, W);
+}
+
+Runtime &Runtime::global() {
+  // Never destroyed: launches may come from other threads during exit.
+  static Runtime *R = new Runtime(Config::fromEnvironment());
+  return *R;
+}
+
+static std::string pointerText(const void *P) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%p", P);
+  return Buf;
+}
+
+static std::string dimsText(const Dim3 &D) {
+  return std::to_string(D[0]) + "x" + std::to_string(D[1]) + "x" +
+         std::to_string(D[2]);
+}
+
+std::string Runtime::dataText(const KernelEntry &E, const int64_t *Data) {
+  std::string S;
+  for (size_t I = 0; I < E.Spec->Data.size(); ++I) {
+    if (I)
+      S += ", ";
+    S += E.Spec->Data[I].Name + "=" + std::to_string(Data[I]);
+  }
+  return S;
+}
+
+klaraptor_status Runtime::registerKernel(const klaraptor_kernel_desc *K) {
+  if (!K)
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
+  if (KernelEntry *Known = Kernels.find(K))
+    return Known->Status;
+  auto E = std::make_unique<KernelEntry>();
+  E->Desc = K;
+  if (K->size < sizeof(klaraptor_kernel_desc) ||
+      K->abi_version != KLARAPTOR_RT_ABI_VERSION) {
+    E->Status = KLARAPTOR_ERR_ABI;
+    Diags.reportOnce(
+        LogLevel::Error,
+        "kernel descriptor " + pointerText(K) + " has size " +
+            std::to_string(K->size) + " and ABI version " +
+            std::to_string(K->abi_version) + "; this runtime expects size " +
+            std::to_string(sizeof(klaraptor_kernel_desc)) +
+            " or more and ABI version " +
+            std::to_string(KLARAPTOR_RT_ABI_VERSION) +
+            "; its launches keep their configuration");
+    return Kernels.insert(std::move(E))->Status;
+  }
+  E->HostHandle = K->host_handle;
+  E->DataFn = K->data_fn;
+  if (K->device_name)
+    E->DeviceName = K->device_name;
+  std::string Shown =
+      E->DeviceName.empty() ? "at " + pointerText(K) : "'" + E->DeviceName + "'";
+  if (!K->spec) {
+    E->Status = KLARAPTOR_ERR_BAD_SPEC;
+    Diags.reportOnce(LogLevel::Error, "kernel " + Shown +
+                                          ": the descriptor has no spec; its "
+                                          "launches keep their configuration");
+  } else {
+    std::string Error;
+    E->Spec = parseKernelSpec(K->spec, Error);
+    if (!E->Spec) {
+      E->Status = KLARAPTOR_ERR_BAD_SPEC;
+      Diags.reportOnce(LogLevel::Error,
+                       "kernel " + Shown +
+                           ": cannot parse its '#pragma klaraptor' encoding: " +
+                           Error + "; its launches keep their configuration");
+    }
+  }
+  if (E->Spec) {
+    E->SourceName = E->Spec->KernelName;
+    size_t N = E->Spec->Data.size();
+    if (K->num_data != N && (K->data_fn || K->num_data != 0)) {
+      E->Status = KLARAPTOR_ERR_BAD_SPEC;
+      Diags.reportOnce(LogLevel::Error,
+                       "kernel '" + E->SourceName + "': the descriptor has " +
+                           std::to_string(K->num_data) +
+                           " data parameters, its pragma " +
+                           std::to_string(N) +
+                           "; its launches keep their configuration");
+    }
+    for (const ParamRef &P : E->Spec->Params)
+      E->NumParamSlots = std::max(E->NumParamSlots, P.Index + 1);
+    if (E->Status != KLARAPTOR_OK)
+      E->Spec.reset();
+  }
+  return Kernels.insert(std::move(E))->Status;
+}
+
+klaraptor_status Runtime::checkInfo(const klaraptor_launch_info *Info) {
+  if (!Info)
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
+  if (Info->size < sizeof(klaraptor_launch_info)) {
+    Diags.reportOnce(LogLevel::Error,
+                     "launch info of size " + std::to_string(Info->size) +
+                         "; this runtime expects " +
+                         std::to_string(sizeof(klaraptor_launch_info)) +
+                         " or more; launching as requested");
+    return KLARAPTOR_ERR_ABI;
+  }
+  return KLARAPTOR_OK;
+}
+
+klaraptor_status Runtime::launch(const klaraptor_kernel_desc *K,
+                                 klaraptor_launch_info *Info) {
+  if (Cfg.TheMode == Mode::Off)
+    return KLARAPTOR_UNCHANGED;
+  if (!K)
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
+  if (klaraptor_status S = checkInfo(Info); S != KLARAPTOR_OK)
+    return S;
+  KernelEntry *E = Kernels.find(K);
+  if (!E) {
+    registerKernel(K);
+    E = Kernels.find(K);
+    if (!E)
+      return KLARAPTOR_UNCHANGED;
+  }
+  if (E->Status == KLARAPTOR_ERR_ABI)
+    return KLARAPTOR_ERR_ABI;
+  return launchEntry(*E, Info, nullptr);
+}
+
+klaraptor_status Runtime::launchHandle(const void *Handle,
+                                       klaraptor_launch_info *Info) {
+  if (Cfg.TheMode == Mode::Off)
+    return KLARAPTOR_UNCHANGED;
+  if (klaraptor_status S = checkInfo(Info); S != KLARAPTOR_OK)
+    return S;
+  KernelEntry *E = Handle ? Kernels.findHandle(Handle) : nullptr;
+  if (!E)
+    return KLARAPTOR_UNCHANGED;
+  return launchEntry(*E, Info, nullptr);
+}
+
+klaraptor_status Runtime::launchCuFunction(void *Function,
+                                           klaraptor_launch_info *Info) {
+  if (Cfg.TheMode == Mode::Off)
+    return KLARAPTOR_UNCHANGED;
+  if (klaraptor_status S = checkInfo(Info); S != KLARAPTOR_OK)
+    return S;
+  if (!Function)
+    return KLARAPTOR_UNCHANGED;
+  KernelEntry *E = nullptr;
+  if (!Kernels.findFunction(Function, E)) {
+    const uint64_t Registered = Kernels.registrations();
+    const CudaApi &Api = Devices.api();
+    if (!Api.FuncGetName) {
+      Diags.reportOnce(LogLevel::Info,
+                       "cuFuncGetName is not available in the process; "
+                       "launches through cuLaunchKernel keep their "
+                       "configuration");
+    } else {
+      const char *Name = nullptr;
+      int Err = Api.FuncGetName(&Name, Function);
+      if (Err != 0 || !Name)
+        Diags.reportOnce(LogLevel::Warn,
+                         "cuFuncGetName failed: " + Api.driverError(Err) +
+                             "; that launch keeps its configuration",
+                         "cuFuncGetName failed");
+      else
+        E = Kernels.findName(Name);
+    }
+    Kernels.cacheFunction(Function, E, Registered);
+  }
+  if (!E)
+    return KLARAPTOR_UNCHANGED;
+  return launchEntry(*E, Info, Function);
+}
+
+/// Reads kernel parameter \p P from the launch's argument array.
+static bool readParam(void *const *Args, const ParamRef &P, int64_t &V) {
+  const void *Slot = Args[P.Index];
+  if (!Slot)
+    return false;
+  switch (P.Type) {
+  case IntType::I8: V = *static_cast<const int8_t *>(Slot); return true;
+  case IntType::U8: V = *static_cast<const uint8_t *>(Slot); return true;
+  case IntType::I16: V = *static_cast<const int16_t *>(Slot); return true;
+  case IntType::U16: V = *static_cast<const uint16_t *>(Slot); return true;
+  case IntType::I32: V = *static_cast<const int32_t *>(Slot); return true;
+  case IntType::U32: V = *static_cast<const uint32_t *>(Slot); return true;
+  case IntType::I64: V = *static_cast<const int64_t *>(Slot); return true;
+  case IntType::U64: {
+    uint64_t U = *static_cast<const uint64_t *>(Slot);
+    if (U > uint64_t(std::numeric_limits<int64_t>::max()))
+      return false;
+    V = int64_t(U);
+    return true;
+  }
+  }
+  return false;
+}
+
+bool Runtime::dataValues(KernelEntry &E, const klaraptor_launch_info *Info,
+                         int64_t *Out) {
+  const KernelSpec &S = *E.Spec;
+  size_t N = S.Data.size();
+  const std::string &Name = E.displayName();
+  if (Info->data) {
+    if (Info->num_data != N) {
+      Diags.reportOnce(LogLevel::Warn,
+                       "kernel '" + Name + "': the launch gives " +
+                           std::to_string(Info->num_data) +
+                           " data values, its pragma names " +
+                           std::to_string(N) + "; launching as requested");
+      return false;
+    }
+    std::memcpy(Out, Info->data, N * sizeof(int64_t));
+    return true;
+  }
+  if (!Info->args) {
+    Diags.reportOnce(LogLevel::Warn,
+                     "kernel '" + Name +
+                         "': data evaluation failed: the launch gives "
+                         "neither data values nor kernel arguments; "
+                         "launching as requested");
+    return false;
+  }
+  if (E.DataFn) {
+    int Rc = E.DataFn(Info->args, Out);
+    if (Rc != 0) {
+      Diags.reportOnce(LogLevel::Warn,
+                       "kernel '" + Name +
+                           "': data expression failed (the data function "
+                           "returned " +
+                           std::to_string(Rc) + "); launching as requested");
+      return false;
+    }
+    return true;
+  }
+  // No generated data function: evaluate the pragma's data expressions on
+  // the arguments it names.
+  int64_t SmallParams[16];
+  std::vector<int64_t> LargeParams;
+  int64_t *Params = SmallParams;
+  if (E.NumParamSlots > 16) {
+    LargeParams.resize(E.NumParamSlots);
+    Params = LargeParams.data();
+  }
+  for (unsigned I = 0; I < E.NumParamSlots; ++I)
+    Params[I] = 0;
+  for (const ParamRef &P : S.Params)
+    if (!readParam(Info->args, P, Params[P.Index])) {
+      Diags.reportOnce(LogLevel::Warn,
+                       "kernel '" + Name + "': data expression failed: "
+                                           "cannot read parameter $" +
+                           std::to_string(P.Index) + " '" + P.Name +
+                           "'; launching as requested");
+      return false;
+    }
+  EvalEnv Env;
+  Env.Params = Params;
+  Env.NumParams = E.NumParamSlots;
+  for (size_t I = 0; I < N; ++I) {
+    EvalStatus St = evaluate(*S.Data[I].Value, Env, Out[I]);
+    if (St != EvalStatus::Ok) {
+      Diags.reportOnce(LogLevel::Warn, "kernel '" + Name +
+                                           "': data expression failed: '" +
+                                           S.Data[I].Name + "': " +
+                                           describe(St) +
+                                           "; launching as requested");
+      return false;
+    }
+  }
+  return true;
+}
+
+static klaraptor_status apply(bool Tuned, const Dim3 &Block, const Dim3 &Grid,
+                              klaraptor_launch_info *Info) {
+  if (!Tuned)
+    return KLARAPTOR_UNCHANGED;
+  for (int D = 0; D < 3; ++D) {
+    Info->grid[D] = Grid[D];
+    Info->block[D] = Block[D];
+  }
+  return KLARAPTOR_OK;
+}
+
+namespace {
+
+/// A decision this thread used recently. Valid while its kernel's history
+/// is at the same generation, so a repeated launch touches nothing that
+/// other threads write. Plain data, zero-initialised: no TLS constructor.
+struct ThreadCachedDecision {
+  static constexpr size_t MaxKey = 8;
+  uint64_t EntryId; ///< KernelEntry::Id; 0 for an empty slot
+  uint64_t Generation;
+  uint64_t Hash;
+  size_t KeyLen;
+  int64_t Key[MaxKey];
+  Request Req;
+  bool Tuned;
+  Dim3 Block, Grid;
+
+  bool matches(uint64_t Id, uint64_t Gen, uint64_t H, const int64_t *K,
+               size_t N, const Request &R) const {
+    return EntryId == Id && Generation == Gen && Hash == H && KeyLen == N &&
+           Req == R && std::memcmp(Key, K, N * sizeof(int64_t)) == 0;
+  }
+};
+
+constexpr unsigned ThreadCacheSlots = 16;
+thread_local ThreadCachedDecision ThreadCache[ThreadCacheSlots];
+
+} // namespace
+
+klaraptor_status Runtime::launchEntry(KernelEntry &E,
+                                      klaraptor_launch_info *Info,
+                                      void *CuFunction) {
+  if (!E.usable())
+    return KLARAPTOR_UNCHANGED;
+  if (Cfg.TheMode == Mode::Profile) {
+    Diags.reportOnce(LogLevel::Warn,
+                     "KLARAPTOR_MODE=profile: no profiler backend in this "
+                     "build; launching as requested");
+    return KLARAPTOR_UNCHANGED;
+  }
+  const KernelSpec &S = *E.Spec;
+  const size_t NumData = S.Data.size();
+  const size_t NumFixed = 3 - S.numFreeDims();
+  // The key: device, the block dimensions the pragma does not tune (they
+  // stay as requested, so they are part of the question), the data.
+  const size_t KeyLen = 1 + NumFixed + NumData;
+  int64_t SmallKey[32];
+  std::vector<int64_t> LargeKey;
+  int64_t *Key = SmallKey;
+  if (KeyLen > 32) {
+    LargeKey.resize(KeyLen);
+    Key = LargeKey.data();
+  }
+  int64_t *Data = Key + 1 + NumFixed;
+  if (!dataValues(E, Info, Data))
+    return KLARAPTOR_UNCHANGED;
+  const int Device = Devices.currentDevice();
+  Key[0] = Device;
+  for (int D = 0, F = 1; D < 3; ++D)
+    if (!S.FreeDims[D])
+      Key[F++] = Info->block[D];
+  const uint64_t Hash = History::hash(Key, KeyLen);
+  const Request Req = {Info->grid[0],  Info->grid[1],  Info->grid[2],
+                       Info->block[0], Info->block[1], Info->block[2]};
+
+  // 1. This thread's cache.
+  const uint64_t Gen = E.Hist.generation();
+  ThreadCachedDecision *Cached =
+      KeyLen <= ThreadCachedDecision::MaxKey
+          ? &ThreadCache[Hash & (ThreadCacheSlots - 1)]
+          : nullptr;
+  if (Cached && Cached->matches(E.Id, Gen, Hash, Key, KeyLen, Req))
+    return apply(Cached->Tuned, Cached->Block, Cached->Grid, Info);
+  auto Remember = [&](bool Tuned, const Dim3 &Block, const Dim3 &Grid) {
+    if (!Cached)
+      return;
+    Cached->EntryId = E.Id;
+    Cached->Generation = Gen;
+    Cached->Hash = Hash;
+    Cached->KeyLen = KeyLen;
+    std::memcpy(Cached->Key, Key, KeyLen * sizeof(int64_t));
+    Cached->Req = Req;
+    Cached->Tuned = Tuned;
+    Cached->Block = Block;
+    Cached->Grid = Grid;
+  };
+
+  // 2. The kernel's history. Requests are tracked only to log a decision
+  // once per request.
+  const bool Track = Log.enabled() || Diags.enabled(LogLevel::Info);
+  History::Hit Hit;
+  auto Reuse = [&]() {
+    if (Hit.NewRequest)
+      if (auto R = E.Hist.claimRequest(Key, KeyLen, Hash, Req))
+        logDecision(E, Device, Data, Req, Hit.Tuned, Hit.Block, Hit.Grid, *R,
+                    /*Reused=*/true);
+    Remember(Hit.Tuned, Hit.Block, Hit.Grid);
+    return apply(Hit.Tuned, Hit.Block, Hit.Grid, Info);
+  };
+  if (E.Hist.find(Key, KeyLen, Hash, Track ? &Req : nullptr, Hit))
+    return Reuse();
+
+  // 3. A new decision, made once per key.
+  std::unique_lock<std::mutex> Lock(E.DecideMutex);
+  if (E.Hist.find(Key, KeyLen, Hash, Track ? &Req : nullptr, Hit)) {
+    Lock.unlock();
+    return Reuse();
+  }
+  const Dim3 ReqGrid = {Req[0], Req[1], Req[2]};
+  const Dim3 ReqBlock = {Req[3], Req[4], Req[5]};
+  Decision D = decide(E, Device, Data, ReqGrid, ReqBlock, CuFunction);
+  Decisions.fetch_add(1, std::memory_order_relaxed);
+  const bool Tuned = D.Tuned;
+  const Dim3 Block = D.Block, Grid = D.Grid;
+  std::shared_ptr<const DecisionRecord> Record = D.Record;
+  E.Hist.insert(Key, KeyLen, Hash, std::move(D), Req);
+  Lock.unlock();
+  logDecision(E, Device, Data, Req, Tuned, Block, Grid, *Record,
+              /*Reused=*/false);
+  Remember(Tuned, Block, Grid);
+  return apply(Tuned, Block, Grid, Info);
+}
+
+Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
+                         const Dim3 &ReqGrid, const Dim3 &ReqBlock,
+                         void *CuFunction) {
+  const KernelSpec &S = *E.Spec;
+  const std::string &Name = E.displayName();
+  auto Record = std::make_shared<DecisionRecord>();
+  Decision D;
+  D.Record = Record;
+  auto Fallback = [&](const char *Reason) {
+    Record->Source = DecisionSource::Fallback;
+    Record->Reason = Reason;
+    D.Tuned = false;
+    return D;
+  };
+
+  if (Device < 0) {
+    Diags.reportOnce(LogLevel::Warn, "no CUDA device: " +
+                                         Devices.whyNoDevice() +
+                                         "; launches keep their configuration",
+                     "no CUDA device");
+    return Fallback("no CUDA device");
+  }
+  std::string Why;
+  const klaraptor_device_info *Info = Devices.limits(Device, Why);
+  if (!Info) {
+    Diags.reportOnce(LogLevel::Warn, "no CUDA device: device " +
+                                         std::to_string(Device) + ": " + Why +
+                                         "; launches keep their configuration");
+    return Fallback("no CUDA device");
+  }
+  auto Slot = E.MaxThreads.find({Device, CuFunction});
+  if (Slot == E.MaxThreads.end())
+    Slot = E.MaxThreads
+               .emplace(std::make_pair(Device, CuFunction),
+                        Devices.kernelMaxThreads(E.HostHandle, CuFunction,
+                                                 Device))
+               .first;
+  const LaunchLimits Limits = LaunchLimits::from(*Info, Slot->second);
+
+  CandidateEnumerator Enum(S, Limits);
+  RejectCounts Rejects;
+  std::vector<Candidate> Cands =
+      Enum.admissible(Data, S.Data.size(), ReqBlock, &Rejects);
+  Record->Candidates = unsigned(Cands.size());
+  if (Cands.empty()) {
+    Diags.reportOnce(
+        LogLevel::Warn,
+        "kernel '" + Name + "': no admissible launch configuration for " +
+            dataText(E, Data) + " (where false " +
+            std::to_string(Rejects.WhereFalse) + ", where failed " +
+            std::to_string(Rejects.WhereError) + ", grid failed " +
+            std::to_string(Rejects.GridError) + ", grid out of range " +
+            std::to_string(Rejects.GridOutOfRange) +
+            "); launching as requested",
+        "no admissible:" + Name);
+    return Fallback("no admissible candidate");
+  }
+  std::shared_ptr<const Model> M = Models.find(E.DeviceName, E.SourceName);
+  if (!M)
+    return Fallback("no model");
+
+  klaraptor_candidate KC;
+  std::memset(&KC, 0, sizeof(KC));
+  KC.size = sizeof(KC);
+  double Best = 0;
+  int BestIndex = -1;
+  bool BestIsRequest = false;
+  for (size_t I = 0; I < Cands.size(); ++I) {
+    const Candidate &C = Cands[I];
+    for (int Dim = 0; Dim < 3; ++Dim) {
+      KC.block[Dim] = C.Block[Dim];
+      KC.grid[Dim] = C.Grid[Dim];
+    }
+    double P = M->Predict(M->Ctx, Data, uint32_t(S.Data.size()), &KC, Info);
+    if (Diags.enabled(LogLevel::Debug))
+      Diags.report(LogLevel::Debug, "kernel '" + Name + "' (" +
+                                        dataText(E, Data) + "): block " +
+                                        dimsText(C.Block) + " grid " +
+                                        dimsText(C.Grid) + ": predicted " +
+                                        std::to_string(P));
+    // Only finite, non-negative predictions count.
+    if (!std::isfinite(P) || P < 0)
+      continue;
+    bool IsRequest = C.Block == ReqBlock && C.Grid == ReqGrid;
+    if (BestIndex < 0 || P < Best ||
+        (P == Best && IsRequest && !BestIsRequest)) {
+      Best = P;
+      BestIndex = int(I);
+      BestIsRequest = IsRequest;
+    }
+  }
+  if (BestIndex < 0) {
+    Diags.reportOnce(LogLevel::Warn,
+                     "kernel '" + Name + "': model '" + M->Name +
+                         "' gave no valid prediction (NaN, infinite or "
+                         "negative) for the " +
+                         std::to_string(Cands.size()) + " candidates at " +
+                         dataText(E, Data) + "; launching as requested",
+                     "no valid prediction:" + Name + ":" + M->Name);
+    Record->ModelName = M->Name;
+    return Fallback("no valid prediction");
+  }
+  D.Tuned = true;
+  D.Block = Cands[BestIndex].Block;
+  D.Grid = Cands[BestIndex].Grid;
+  Record->Source = DecisionSource::Model;
+  Record->ModelName = M->Name;
+  Record->Predicted = Best;
+  return D;
+}
+
+void Runtime::logDecision(KernelEntry &E, int Device, const int64_t *Data,
+                          const Request &Req, bool Tuned, const Dim3 &Block,
+                          const Dim3 &Grid, const DecisionRecord &R,
+                          bool Reused) {
+  LogEntry L;
+  L.Kernel = E.SourceName;
+  L.DeviceName = E.DeviceName;
+  L.Device = Device;
+  for (size_t I = 0; I < E.Spec->Data.size(); ++I)
+    L.Data.emplace_back(E.Spec->Data[I].Name, Data[I]);
+  L.RequestedGrid = {Req[0], Req[1], Req[2]};
+  L.RequestedBlock = {Req[3], Req[4], Req[5]};
+  L.Grid = Tuned ? Grid : L.RequestedGrid;
+  L.Block = Tuned ? Block : L.RequestedBlock;
+  L.Source = R.Source;
+  if (Reused && R.Source == DecisionSource::Model)
+    L.Source = DecisionSource::History;
+  L.Reason = R.Reason;
+  L.ModelName = R.ModelName;
+  L.HavePrediction = R.Source == DecisionSource::Model;
+  L.Predicted = R.Predicted;
+  L.Candidates = R.Candidates;
+  L.Pid = long(::getpid());
+  Log.write(L);
+  if (Diags.enabled(LogLevel::Info)) {
+    std::string Msg = "kernel '" + E.displayName() + "' (" +
+                      dataText(E, Data) + "): block " + dimsText(L.Block) +
+                      " grid " + dimsText(L.Grid) + " (" +
+                      spelling(L.Source);
+    if (!L.ModelName.empty())
+      Msg += " '" + L.ModelName + "'";
+    if (!L.Reason.empty())
+      Msg += ": " + L.Reason;
+    Msg += ", " + std::to_string(L.Candidates) + " candidates)";
+    Diags.report(LogLevel::Info, Msg);
+  }
+}
+
+klaraptor_status Runtime::registerModel(const char *Kernel,
+                                        const klaraptor_model *M) {
+  if (!Kernel || !*Kernel)
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
+  std::shared_ptr<Model> P;
+  if (M) {
+    if (M->size < sizeof(klaraptor_model) ||
+        M->abi_version != KLARAPTOR_RT_ABI_VERSION) {
+      Diags.reportOnce(LogLevel::Error,
+                       std::string("model for kernel '") + Kernel +
+                           "' has size " + std::to_string(M->size) +
+                           " and ABI version " +
+                           std::to_string(M->abi_version) +
+                           "; this runtime expects size " +
+                           std::to_string(sizeof(klaraptor_model)) +
+                           " or more and ABI version " +
+                           std::to_string(KLARAPTOR_RT_ABI_VERSION));
+      return KLARAPTOR_ERR_ABI;
+    }
+    if (!M->predict)
+      return KLARAPTOR_ERR_BAD_ARGUMENT;
+    P = std::make_shared<Model>();
+    P->Name = M->name ? M->name : "unnamed";
+    P->Predict = M->predict;
+    P->Ctx = M->ctx;
+  }
+  const std::string Name = Kernel;
+  Models.set(Name, std::move(P));
+  Kernels.forEach([&](KernelEntry &E) {
+    if (E.DeviceName != Name && E.SourceName != Name)
+      return;
+    std::lock_guard<std::mutex> G(E.DecideMutex);
+    E.Hist.clear();
+  });
+  return KLARAPTOR_OK;
+}
+
+void Runtime::clearHistory() {
+  Kernels.forEach([](KernelEntry &E) {
+    std::lock_guard<std::mutex> G(E.DecideMutex);
+    E.Hist.clear();
+  });
+}
+
+klaraptor_status Runtime::setDeviceOverride(const klaraptor_device_info *Info) {
+  if (Info && Info->size < offsetof(klaraptor_device_info, shared_mem_per_block) +
+                               sizeof(uint64_t))
+    return KLARAPTOR_ERR_ABI;
+  std::string Why;
+  if (!Devices.setOverride(Info, &Why)) {
+    Diags.reportOnce(LogLevel::Error, "device limits rejected: " + Why);
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
+  }
+  Kernels.forEach([](KernelEntry &E) {
+    std::lock_guard<std::mutex> G(E.DecideMutex);
+    E.Hist.clear();
+    E.MaxThreads.clear();
+  });
+  return KLARAPTOR_OK;
+}
+
+} // namespace klaraptor

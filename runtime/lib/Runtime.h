@@ -1,0 +1,85 @@
+//===- Runtime.h - launch decisions for annotated kernels -----------------===//
+///
+/// \file
+/// The Runtime owns the registered kernels and models, the device limits,
+/// the memoised decisions and the logs. The C entry points of
+/// klaraptor_rt.h forward to Runtime::global(); tests build their own
+/// instances with a chosen Config and injected device limits.
+///
+/// A launch: find the kernel, compute its data values, look the key
+/// (device, fixed block dimensions, data) up in the kernel's history; on a
+/// miss enumerate the admissible candidates, ask the kernel's model for each
+/// and keep the fastest (docs/runtime-abi.md gives the rules).
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_RUNTIME_RUNTIME_H
+#define KLARAPTOR_RUNTIME_RUNTIME_H
+
+#include "Config.h"
+#include "DecisionLog.h"
+#include "DeviceQuery.h"
+#include "Diagnostics.h"
+#include "KernelRegistry.h"
+#include "ModelRegistry.h"
+#include "klaraptor/klaraptor_rt.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace klaraptor {
+
+class Runtime {
+public:
+  explicit Runtime(const Config &C, const CudaApi &Api = CudaApi::process());
+  Runtime(const Runtime &) = delete;
+  Runtime &operator=(const Runtime &) = delete;
+
+  /// The process's runtime, configured from the environment on first use
+  /// and never destroyed.
+  static Runtime &global();
+
+  klaraptor_status registerKernel(const klaraptor_kernel_desc *K);
+  klaraptor_status launch(const klaraptor_kernel_desc *K,
+                          klaraptor_launch_info *Info);
+  klaraptor_status launchHandle(const void *Handle,
+                                klaraptor_launch_info *Info);
+  klaraptor_status launchCuFunction(void *Function,
+                                    klaraptor_launch_info *Info);
+  klaraptor_status registerModel(const char *Kernel,
+                                 const klaraptor_model *M);
+  void clearHistory();
+
+  Mode mode() const { return Cfg.TheMode; }
+  Diagnostics &diagnostics() { return Diags; }
+  DeviceQuery &devices() { return Devices; }
+  KernelRegistry &kernels() { return Kernels; }
+  /// Decisions made so far (memoised launches not counted).
+  uint64_t decisionCount() const { return Decisions.load(); }
+
+  /// Replaces the device (tests, benchmarks) and forgets every decision.
+  klaraptor_status setDeviceOverride(const klaraptor_device_info *Info);
+
+private:
+  Config Cfg;
+  Diagnostics Diags;
+  DecisionLog Log;
+  DeviceQuery Devices;
+  KernelRegistry Kernels;
+  ModelRegistry Models;
+  std::atomic<uint64_t> Decisions{0};
+
+  klaraptor_status checkInfo(const klaraptor_launch_info *Info);
+  klaraptor_status launchEntry(KernelEntry &E, klaraptor_launch_info *Info,
+                               void *CuFunction);
+  bool dataValues(KernelEntry &E, const klaraptor_launch_info *Info,
+                  int64_t *Out);
+  Decision decide(KernelEntry &E, int Device, const int64_t *Data,
+                  const Dim3 &ReqGrid, const Dim3 &ReqBlock, void *CuFunction);
+  void logDecision(KernelEntry &E, int Device, const int64_t *Data,
+                   const Request &Req, bool Tuned, const Dim3 &Block,
+                   const Dim3 &Grid, const DecisionRecord &R, bool Reused);
+  static std::string dataText(const KernelEntry &E, const int64_t *Data);
+};
+
+} // namespace klaraptor
+
+#endif // KLARAPTOR_RUNTIME_RUNTIME_H

@@ -1,0 +1,103 @@
+//===- RuntimeAPI.cpp - the C entry points of libklaraptor_rt -------------===//
+///
+/// \file
+/// Each function forwards to Runtime::global() and catches everything: no
+/// exception (std::bad_alloc included) crosses the C ABI, and a failure
+/// keeps the launch the program asked for. These are the only symbols the
+/// shared library exports (the rest is built with hidden visibility and
+/// runtime/klaraptor_rt.map lists the exports).
+//===----------------------------------------------------------------------===//
+
+// Give the C API default visibility although the library is built with
+// -fvisibility=hidden.
+#pragma GCC visibility push(default)
+#include "RuntimeInternal.h"
+#include "klaraptor/klaraptor_rt.h"
+#pragma GCC visibility pop
+
+#include "Runtime.h"
+
+using klaraptor::Runtime;
+
+#ifndef KLARAPTOR_RT_VERSION
+#define KLARAPTOR_RT_VERSION "0.0.0"
+#endif
+#define KLARAPTOR_STR2(X) #X
+#define KLARAPTOR_STR(X) KLARAPTOR_STR2(X)
+
+extern "C" {
+
+klaraptor_status __klaraptor_rt_register_kernel(const klaraptor_kernel_desc *k) {
+  try {
+    return Runtime::global().registerKernel(k);
+  } catch (...) {
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
+  }
+}
+
+klaraptor_status __klaraptor_rt_launch(const klaraptor_kernel_desc *k,
+                                       klaraptor_launch_info *info) {
+  try {
+    return Runtime::global().launch(k, info);
+  } catch (...) {
+    return KLARAPTOR_UNCHANGED;
+  }
+}
+
+klaraptor_status __klaraptor_rt_launch_handle(const void *handle,
+                                              klaraptor_launch_info *info) {
+  try {
+    return Runtime::global().launchHandle(handle, info);
+  } catch (...) {
+    return KLARAPTOR_UNCHANGED;
+  }
+}
+
+klaraptor_status __klaraptor_rt_launch_cufunction(void *function,
+                                                  klaraptor_launch_info *info) {
+  try {
+    return Runtime::global().launchCuFunction(function, info);
+  } catch (...) {
+    return KLARAPTOR_UNCHANGED;
+  }
+}
+
+klaraptor_status klaraptor_register_model(const char *kernel,
+                                          const klaraptor_model *model) {
+  try {
+    return Runtime::global().registerModel(kernel, model);
+  } catch (...) {
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
+  }
+}
+
+void klaraptor_clear_history(void) {
+  try {
+    Runtime::global().clearHistory();
+  } catch (...) {
+  }
+}
+
+const char *klaraptor_version(void) {
+  return "klaraptor-rt " KLARAPTOR_RT_VERSION " (abi " KLARAPTOR_STR(
+      KLARAPTOR_RT_ABI_VERSION) ")";
+}
+
+klaraptor_status
+klaraptor_rt_internal_set_device_limits(const klaraptor_device_info *info) {
+  try {
+    return Runtime::global().setDeviceOverride(info);
+  } catch (...) {
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
+  }
+}
+
+uint64_t klaraptor_rt_internal_decision_count(void) {
+  try {
+    return Runtime::global().decisionCount();
+  } catch (...) {
+    return 0;
+  }
+}
+
+} // extern "C"

@@ -1,0 +1,2 @@
+/* Plain C, for the driver tests. */
+int plainAnswer(void) { return 42; }

@@ -1,0 +1,12 @@
+// In plain C++ there are no '__global__' functions, so a pragma is always an
+// error there.
+// RUN: %clangxx -fplugin=%plugin -fsyntax-only -Xclang -verify %s
+
+// expected-error@+1 {{'#pragma klaraptor' must be followed by a '__global__' function}}
+#pragma klaraptor data(N = n) block(bx) grid(N)
+void kernel(int n) {}
+
+// Syntax is still checked.
+// expected-error@+1 {{expected '=' after data parameter 'N'}}
+#pragma klaraptor data(N : n) block(bx) grid(N)
+void other(int n) {}

@@ -1,0 +1,337 @@
+//===- SpecTests.cpp - the encoded pragma: printer, parser, evaluator -----===//
+///
+/// \file
+/// Unit tests of runtime/spec/KernelSpec (docs/spec-format.md): the text
+/// round trip, the parser's error messages and the evaluator's C semantics.
+//===----------------------------------------------------------------------===//
+#include "KernelSpec.h"
+
+#include <gtest/gtest.h>
+
+#include <climits>
+
+using namespace klaraptor;
+
+namespace {
+
+const char Saxpy[] = "klaraptor v1\n"
+                     "kernel saxpy\n"
+                     "loc saxpy.cu:12:9\n"
+                     "param 3 n i32\n"
+                     "data N $3\n"
+                     "block bx\n"
+                     "where (bx <= N)\n"
+                     "grid ceildiv(N, bx)\n"
+                     "grid 1\n"
+                     "grid 1\n"
+                     "candidates pow2\n";
+
+KernelSpec parseOrDie(const std::string &Text) {
+  std::string Error;
+  auto S = parseKernelSpec(Text, Error);
+  EXPECT_TRUE(S.has_value()) << Error;
+  if (!S)
+    return KernelSpec();
+  return std::move(*S);
+}
+
+std::string parseError(const std::string &Text) {
+  std::string Error;
+  auto S = parseKernelSpec(Text, Error);
+  EXPECT_FALSE(S.has_value()) << "parsed: " << Text;
+  return Error;
+}
+
+/// A spec around one where-expression over data N and M (values 1 and 2
+/// unless given) and the block dimensions.
+std::string withWhere(const std::string &Expr) {
+  return "klaraptor v1\nkernel k\ndata N 1\ndata M 2\nblock bx by bz\n"
+         "where " +
+         Expr + "\ngrid 1\n";
+}
+
+struct Eval {
+  EvalStatus Status;
+  int64_t Value;
+};
+
+Eval eval(const std::string &Expr, std::vector<int64_t> Data = {7, -3},
+          std::array<int64_t, 3> Block = {32, 4, 2}) {
+  KernelSpec S = parseOrDie(withWhere(Expr));
+  if (S.Where.empty())
+    return {EvalStatus::Unbound, 0};
+  EvalEnv Env;
+  Env.Data = Data.data();
+  Env.NumData = Data.size();
+  Env.Block = Block;
+  int64_t V = 0;
+  EvalStatus St = evaluate(*S.Where[0], Env, V);
+  return {St, V};
+}
+
+int64_t evalOk(const std::string &Expr) {
+  Eval E = eval(Expr);
+  EXPECT_EQ(E.Status, EvalStatus::Ok) << Expr << ": " << describe(E.Status);
+  return E.Value;
+}
+
+EvalStatus evalStatus(const std::string &Expr) { return eval(Expr).Status; }
+
+} // namespace
+
+TEST(SpecPrinter, RoundTripOfTheDocumentedExample) {
+  KernelSpec S = parseOrDie(Saxpy);
+  EXPECT_EQ(S.KernelName, "saxpy");
+  EXPECT_EQ(S.Location, "saxpy.cu:12:9");
+  ASSERT_EQ(S.Params.size(), 1u);
+  EXPECT_EQ(S.Params[0].Index, 3u);
+  EXPECT_EQ(S.Params[0].Type, IntType::I32);
+  ASSERT_EQ(S.Data.size(), 1u);
+  EXPECT_EQ(S.Data[0].Name, "N");
+  EXPECT_EQ(S.numFreeDims(), 1u);
+  EXPECT_TRUE(S.FreeDims[0]);
+  EXPECT_EQ(S.Candidates.K, CandidateSet::Kind::Pow2);
+  EXPECT_EQ(printKernelSpec(S), Saxpy);
+}
+
+TEST(SpecPrinter, ParsingPrintedTextGivesTheSameText) {
+  const char *Texts[] = {
+      Saxpy,
+      "klaraptor v1\nkernel m\nloc m.cu:1:1\nparam 4 rows i32\nparam 5 cols "
+      "u64\ndata R $4\ndata C (($5 + 1) / 2)\nblock bx by\nwhere ((bx * by) "
+      ">= 64)\nwhere (by <= R)\ngrid ceildiv(C, bx)\ngrid ceildiv(R, "
+      "by)\ngrid 1\ncandidates warp\n",
+      "klaraptor v1\nkernel t\nloc t.cu:3:1\ndata N 1000\nblock bx by bz\n"
+      "grid max(1, min(N, 7, 9))\ngrid (-(N % 3))\ngrid (!(N == 2))\n"
+      "candidates list 32x1x1 64x2x1 8x8x8\n",
+  };
+  for (const char *T : Texts) {
+    KernelSpec S = parseOrDie(T);
+    std::string Once = printKernelSpec(S);
+    EXPECT_EQ(Once, T);
+    KernelSpec Again = parseOrDie(Once);
+    EXPECT_EQ(printKernelSpec(Again), Once);
+  }
+}
+
+TEST(SpecPrinter, AcceptsCPrecedenceAndPrintsParenthesised) {
+  KernelSpec S = parseOrDie(withWhere("N + 2 * M < bx && !(by == 3) || bz"));
+  ASSERT_EQ(S.Where.size(), 1u);
+  EXPECT_EQ(printExpr(*S.Where[0], S),
+            "((((N + (2 * M)) < bx) && (!(by == 3))) || bz)");
+  KernelSpec L = parseOrDie(withWhere("10 - 2 - 3"));
+  EXPECT_EQ(printExpr(*L.Where[0], L), "((10 - 2) - 3)");
+}
+
+TEST(SpecPrinter, MissingGridLinesBecomeOne) {
+  KernelSpec S = parseOrDie("klaraptor v1\nkernel k\ndata N 5\nblock bx\n"
+                            "grid ceildiv(N, bx)\n");
+  EXPECT_EQ(printKernelSpec(S), "klaraptor v1\nkernel k\nloc \ndata N 5\n"
+                                "block bx\ngrid ceildiv(N, bx)\ngrid 1\n"
+                                "grid 1\ncandidates pow2\n");
+}
+
+TEST(SpecPrinter, NegativeLiteralsRoundTrip) {
+  // A tree built by a frontend may hold negative literals; they must print
+  // as text that parses back to the same text.
+  KernelSpec S = parseOrDie(withWhere("1"));
+  S.Where[0] = Expr::binary(Expr::Op::Add, Expr::literal(-5),
+                            Expr::literal(INT64_MIN));
+  std::string Text = printKernelSpec(S);
+  EXPECT_NE(Text.find("where ((-5) + ((-9223372036854775807) - 1))"),
+            std::string::npos)
+      << Text;
+  KernelSpec Back = parseOrDie(Text);
+  EXPECT_EQ(printKernelSpec(Back), Text);
+  EvalEnv Env;
+  int64_t V = 0;
+  ASSERT_EQ(evaluate(*Back.Where[0], Env, V), EvalStatus::Overflow);
+  S.Where[0] = Expr::literal(INT64_MIN);
+  Back = parseOrDie(printKernelSpec(S));
+  ASSERT_EQ(evaluate(*Back.Where[0], Env, V), EvalStatus::Ok);
+  EXPECT_EQ(V, INT64_MIN);
+}
+
+TEST(SpecParser, ParsesCrLfAndBlankLines) {
+  KernelSpec S = parseOrDie("klaraptor v1\r\nkernel k\r\n\r\ndata N 5\r\n"
+                            "block by bx\r\ngrid 2\r\n");
+  EXPECT_TRUE(S.FreeDims[0]);
+  EXPECT_TRUE(S.FreeDims[1]);
+  EXPECT_FALSE(S.FreeDims[2]);
+}
+
+TEST(SpecParser, ListShapes) {
+  KernelSpec S = parseOrDie("klaraptor v1\nkernel k\ndata N 5\nblock bx by\n"
+                            "grid 1\ncandidates list 128x1x1 16x16x1\n");
+  ASSERT_EQ(S.Candidates.K, CandidateSet::Kind::List);
+  ASSERT_EQ(S.Candidates.Shapes.size(), 2u);
+  EXPECT_EQ(S.Candidates.Shapes[1], (std::array<uint32_t, 3>{16, 16, 1}));
+}
+
+TEST(SpecParser, ErrorMessagesNameTheLine) {
+  EXPECT_EQ(parseError(""), "spec line 0: empty spec");
+  EXPECT_EQ(parseError("klaraptor v2\n"),
+            "spec line 1: expected 'klaraptor v1', found 'klaraptor v2'");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nfoo bar\n"),
+            "spec line 3: unknown key 'foo'");
+  EXPECT_EQ(parseError("klaraptor v1\ndata N 1\nblock bx\ngrid 1\n"),
+            "spec line 4: no 'kernel' line");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nblock bx\ngrid 1\n"),
+            "spec line 4: no 'data' line");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\ngrid 1\n"),
+            "spec line 4: 'grid' before 'block'");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\n"),
+            "spec line 4: no 'grid' line");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx bw\n"),
+            "spec line 4: unknown block dimension 'bw'");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock\n"),
+            "spec line 4: 'block' needs at least one of bx, by, bz");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\n"
+                       "grid 1\ngrid 1\ngrid 1\ngrid 1\n"),
+            "spec line 8: more than three 'grid' lines");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nparam 2 n i33\n"),
+            "spec line 3: unknown parameter type 'i33'");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nparam 2 n i32\nparam 2 m i32\n"),
+            "spec line 4: parameter 2 given twice");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\ndata N 2\n"),
+            "spec line 4: data parameter 'N' given twice");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\ngrid 1\n"
+                       "candidates list 32x0x1\n"),
+            "spec line 6: bad shape '32x0x1' (expected XxYxZ)");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\ngrid 1\n"
+                       "candidates list\n"),
+            "spec line 6: 'candidates list' needs at least one shape");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\ngrid 1\n"
+                       "candidates best\n"),
+            "spec line 6: unknown candidate set 'best'");
+}
+
+TEST(SpecParser, ExpressionErrorsGiveColumnsOfTheLine) {
+  // "where (bx <= M)": 'M' is column 14 of the line.
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\n"
+                       "where (bx <= M)\ngrid 1\n"),
+            "spec line 5: unknown name 'M' at column 14");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nparam 3 n i32\ndata N $3\n"
+                       "block bx\ngrid $3\n"),
+            "spec line 6: kernel parameters may appear only in data "
+            "expressions at column 6");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N $3\n"),
+            "spec line 3: parameter $3 has no 'param' line at column 8");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N bx\n"),
+            "spec line 3: data expressions may use only kernel parameters, "
+            "not 'bx' at column 8");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\n"
+                       "grid ceildiv(N)\n"),
+            "spec line 5: wrong number of arguments to 'ceildiv' at column 6");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 99999999999999999999\n"),
+            "spec line 3: integer literal too large at column 8");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\n"
+                       "grid (N + 1\n"),
+            "spec line 5: expected ')' at column 12");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\n"
+                       "where 1 < 2 < 3\n"),
+            "spec line 5: unexpected '< 3' at column 13");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\n"
+                       "where\n"),
+            "spec line 5: expected an expression at column 1");
+}
+
+TEST(SpecEvaluator, ArithmeticFollowsC) {
+  EXPECT_EQ(evalOk("1 + 2 * 3"), 7);
+  EXPECT_EQ(evalOk("(1 + 2) * 3"), 9);
+  EXPECT_EQ(evalOk("7 / 2"), 3);
+  EXPECT_EQ(evalOk("-7 / 2"), -3);
+  EXPECT_EQ(evalOk("7 / -2"), -3);
+  EXPECT_EQ(evalOk("-7 % 2"), -1);
+  EXPECT_EQ(evalOk("7 % -2"), 1);
+  EXPECT_EQ(evalOk("-(-4)"), 4);
+  EXPECT_EQ(evalOk("N * M"), -21);
+  EXPECT_EQ(evalOk("bx * by * bz"), 256);
+}
+
+TEST(SpecEvaluator, CeilDivRoundsTowardsPlusInfinity) {
+  EXPECT_EQ(evalOk("ceildiv(7, 2)"), 4);
+  EXPECT_EQ(evalOk("ceildiv(6, 2)"), 3);
+  EXPECT_EQ(evalOk("ceildiv(0, 5)"), 0);
+  EXPECT_EQ(evalOk("ceildiv(-7, 2)"), -3);
+  EXPECT_EQ(evalOk("ceildiv(7, -2)"), -3);
+  EXPECT_EQ(evalOk("ceildiv(-7, -2)"), 4);
+  EXPECT_EQ(evalOk("ceildiv(-6, -2)"), 3);
+  EXPECT_EQ(evalOk("ceildiv(1, 1024)"), 1);
+  EXPECT_EQ(ceilDiv(INT64_MAX, 2), INT64_MAX / 2 + 1);
+  EXPECT_EQ(ceilDiv(INT64_MIN, 2), INT64_MIN / 2);
+}
+
+TEST(SpecEvaluator, ComparisonsAndLogicGiveZeroOrOne) {
+  EXPECT_EQ(evalOk("3 < 4"), 1);
+  EXPECT_EQ(evalOk("4 <= 3"), 0);
+  EXPECT_EQ(evalOk("4 >= 4"), 1);
+  EXPECT_EQ(evalOk("4 > 4"), 0);
+  EXPECT_EQ(evalOk("4 == 4"), 1);
+  EXPECT_EQ(evalOk("4 != 4"), 0);
+  EXPECT_EQ(evalOk("2 && 3"), 1);
+  EXPECT_EQ(evalOk("0 || 5"), 1);
+  EXPECT_EQ(evalOk("0 || 0"), 0);
+  EXPECT_EQ(evalOk("!7"), 0);
+  EXPECT_EQ(evalOk("!0"), 1);
+}
+
+TEST(SpecEvaluator, MinMaxTakeAnyNumberOfArguments) {
+  EXPECT_EQ(evalOk("min(5, 3)"), 3);
+  EXPECT_EQ(evalOk("min(5, 3, -8, 2)"), -8);
+  EXPECT_EQ(evalOk("max(5, 3, -8, 12)"), 12);
+  EXPECT_EQ(evalOk("max(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)"), 11);
+  EXPECT_EQ(evalOk("min(11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)"), 1);
+}
+
+TEST(SpecEvaluator, DivisionByZeroIsAnError) {
+  EXPECT_EQ(evalStatus("1 / 0"), EvalStatus::DivisionByZero);
+  EXPECT_EQ(evalStatus("1 % 0"), EvalStatus::DivisionByZero);
+  EXPECT_EQ(evalStatus("ceildiv(1, 0)"), EvalStatus::DivisionByZero);
+  EXPECT_EQ(evalStatus("min(1, 2 / (bx - 32))"), EvalStatus::DivisionByZero);
+}
+
+TEST(SpecEvaluator, OverflowIsAnError) {
+  EXPECT_EQ(evalStatus("9223372036854775807 + 1"), EvalStatus::Overflow);
+  EXPECT_EQ(evalStatus("-9223372036854775807 - 2"), EvalStatus::Overflow);
+  EXPECT_EQ(evalStatus("4611686018427387904 * 2"), EvalStatus::Overflow);
+  EXPECT_EQ(evalStatus("-(-9223372036854775807 - 1)"), EvalStatus::Overflow);
+  EXPECT_EQ(evalStatus("(-9223372036854775807 - 1) / -1"), EvalStatus::Overflow);
+  EXPECT_EQ(evalStatus("ceildiv(-9223372036854775807 - 1, -1)"),
+            EvalStatus::Overflow);
+  EXPECT_EQ(evalStatus("(-9223372036854775807 - 1) % -1"), EvalStatus::Overflow);
+  EXPECT_EQ(evalOk("9223372036854775807 - 1 + 1"), INT64_MAX);
+}
+
+TEST(SpecEvaluator, LogicalOperatorsShortCircuit) {
+  EXPECT_EQ(evalOk("0 && (1 / 0)"), 0);
+  EXPECT_EQ(evalOk("1 || (1 / 0)"), 1);
+  EXPECT_EQ(evalOk("N > 100 && (M / 0) > 1"), 0);
+  EXPECT_EQ(evalStatus("1 && (1 / 0)"), EvalStatus::DivisionByZero);
+  EXPECT_EQ(evalStatus("0 || (1 / 0)"), EvalStatus::DivisionByZero);
+}
+
+TEST(SpecEvaluator, UnboundNamesAreErrors) {
+  KernelSpec S = parseOrDie(withWhere("M + 1"));
+  EvalEnv Env;
+  int64_t One = 1;
+  Env.Data = &One;
+  Env.NumData = 1; // M is data parameter 1
+  int64_t V = 0;
+  EXPECT_EQ(evaluate(*S.Where[0], Env, V), EvalStatus::Unbound);
+  KernelSpec P = parseOrDie("klaraptor v1\nkernel k\nparam 2 n i32\n"
+                            "data N ($2 * 2)\nblock bx\ngrid 1\n");
+  EXPECT_EQ(evaluate(*P.Data[0].Value, Env, V), EvalStatus::Unbound);
+  int64_t Params[3] = {0, 0, 21};
+  Env.Params = Params;
+  Env.NumParams = 3;
+  ASSERT_EQ(evaluate(*P.Data[0].Value, Env, V), EvalStatus::Ok);
+  EXPECT_EQ(V, 42);
+}
+
+TEST(SpecEvaluator, DescribeNamesEveryStatus) {
+  EXPECT_STREQ(describe(EvalStatus::Ok), "ok");
+  EXPECT_STREQ(describe(EvalStatus::DivisionByZero), "division by zero");
+  EXPECT_STREQ(describe(EvalStatus::Overflow), "integer overflow");
+  EXPECT_STREQ(describe(EvalStatus::Unbound), "unbound name");
+}
