@@ -24,8 +24,9 @@ PragmaKlaraptorHandler::PragmaKlaraptorHandler()
 
 /// With -E this handler would swallow the pragma (a registered handler wins
 /// over the printer's catch-all one), so it puts it back as the tokens
-/// `_Pragma("klaraptor ...")`, unexpanded, for the printer to write out and a
-/// later compile of the preprocessed file to read.
+/// `_Pragma("klaraptor ...")` (the pragma's tokens after macro expansion,
+/// in a string), marked not to be expanded again, for the printer to write
+/// out and a later compile of the preprocessed file to read.
 static void reemitAsPragmaOperator(Preprocessor &PP, SourceLocation Loc,
                                    llvm::ArrayRef<Token> Toks) {
   std::string Text = "\"klaraptor";
@@ -93,9 +94,14 @@ void PragmaKlaraptorHandler::HandlePragma(Preprocessor &PP,
   // stays silent so that a two-sided compile reports each error once.
   if (PP.getLangOpts().CUDAIsDevice)
     return;
+  // Without a KernelAnnotator (-M, -dM) nothing would use the pragma, and
+  // clang does not check pragmas there either.
+  std::shared_ptr<PragmaQueue> Queue = PragmaQueue::find(PP);
+  if (!Queue)
+    return;
 
   ParsedPragma P = PragmaParser(PP, Toks, FirstToken.getLocation()).parse();
-  PragmaQueue::get(PP)->Pending.push_back(std::move(P));
+  Queue->Pending.push_back(std::move(P));
 }
 
 std::unique_ptr<ASTConsumer>

@@ -14,6 +14,8 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <optional>
+
 using namespace clang;
 
 namespace klaraptor {

@@ -31,6 +31,12 @@ std::shared_ptr<PragmaQueue> PragmaQueue::get(const clang::Preprocessor &PP) {
   return Q;
 }
 
+std::shared_ptr<PragmaQueue> PragmaQueue::find(const clang::Preprocessor &PP) {
+  std::lock_guard<std::mutex> Lock(queuesMutex());
+  auto It = queues().find(&PP);
+  return It == queues().end() ? nullptr : It->second;
+}
+
 void PragmaQueue::release(const clang::Preprocessor &PP) {
   std::lock_guard<std::mutex> Lock(queuesMutex());
   queues().erase(&PP);

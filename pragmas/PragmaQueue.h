@@ -6,8 +6,10 @@
 /// the parsed pragmas is made by the plugin action from the CompilerInstance.
 /// The two meet here: one PragmaQueue per Preprocessor, found by the
 /// Preprocessor's address in a process-wide, mutex-guarded map. The consumer
-/// takes the queue when it is created (dropping anything left from an earlier
-/// compile that used the same address) and releases it when it is destroyed.
+/// makes the queue when it is created, before anything is lexed (dropping
+/// anything left from an earlier compile that used the same address), and
+/// releases it when it is destroyed; the handler only fills an existing
+/// queue, so where no consumer runs the pragma is checked by nothing.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_PRAGMAS_PRAGMAQUEUE_H
 #define KLARAPTOR_PRAGMAS_PRAGMAQUEUE_H
@@ -27,8 +29,11 @@ namespace klaraptor {
 /// in the order they were read (which is source order).
 class PragmaQueue {
 public:
-  /// The queue of \p PP, created on first use.
+  /// The queue of \p PP, created on first use. The consumer calls this.
   static std::shared_ptr<PragmaQueue> get(const clang::Preprocessor &PP);
+  /// The queue of \p PP, or null when nothing will consume its pragmas (-E,
+  /// -M, -dM: no AST consumer was made). The handler calls this.
+  static std::shared_ptr<PragmaQueue> find(const clang::Preprocessor &PP);
   /// Forgets the queue of \p PP.
   static void release(const clang::Preprocessor &PP);
 

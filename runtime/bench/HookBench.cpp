@@ -113,6 +113,7 @@ int main(int Argc, char **Argv) {
     return 2;
   }
 
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::printf("%s\n", klaraptor_version());
   if (__klaraptor_rt_register_kernel(&Desc) != KLARAPTOR_OK) {
     std::fprintf(stderr, "klaraptor-hook-bench: error: cannot register the kernel\n");

@@ -25,6 +25,13 @@
 // G0-NOT: -lineinfo
 // G0: clang++ {{.*}} -g -g0 -O1 -Ofast
 
+// clang-only preprocessor flags keep their argument and skip nvcc.
+// RUN: %klaraptor-clangxx --klaraptor-dryrun -c %s -iquote /quote-dir -include-pch %t.pch \
+// RUN:     -isystem-after /after-dir -idirafter /dirafter-dir | FileCheck %s --check-prefix=CLANG-ONLY
+// CLANG-ONLY: nvcc
+// CLANG-ONLY-NOT: -dir
+// CLANG-ONLY: clang++ -x cuda {{.*}} -iquote /quote-dir -include-pch {{[^ ]+}}.pch -isystem-after /after-dir -idirafter /dirafter-dir -I
+
 // nvcc has no C++23: device code is compiled as C++20, with a warning.
 // RUN: %klaraptor-clangxx --klaraptor-dryrun -c %s -std=c++23 2>&1 | FileCheck %s --check-prefix=STD23
 // STD23: klaraptor-clang++: warning: nvcc does not support '-std=c++23': device code is compiled as c++20

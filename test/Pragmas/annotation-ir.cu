@@ -60,6 +60,15 @@ __global__ void scale(int n) {}
 } // namespace ns
 // CHECK-DAG: c"klaraptor v1\0Akernel ns::scale\0Aloc {{.*}}annotation-ir.cu:[[#@LINE-4]]:9\0A
 
+// Inside a namespace the definition is parsed before the annotator sees the
+// declaration; it gets the annotation all the same.
+namespace late {
+#pragma klaraptor data(N = n) block(bx) grid(N) candidates(32)
+__global__ void declared(int n);
+__global__ void declared(int n) {}
+} // namespace late
+// CHECK-DAG: c"klaraptor v1\0Akernel late::declared\0Aloc {{.*}}annotation-ir.cu:[[#@LINE-4]]:9\0A
+
 #pragma klaraptor data(N = n) block(bx) grid(N)
 extern "C" __global__ void c_kernel(int n) {}
 // CHECK-DAG: c"klaraptor v1\0Akernel c_kernel\0Aloc {{.*}}annotation-ir.cu:[[#@LINE-2]]:9\0A
@@ -83,11 +92,17 @@ __global__ void from_macro(int len) {}
 __global__ void with_macro(int n) {}
 // CHECK-DAG: c"klaraptor v1\0Akernel with_macro\0Aloc {{.*}}annotation-ir.cu:[[#@LINE-2]]:9\0Aparam 0 n i32\0Adata N $0\0Ablock bx\0Awhere (bx <= 512)\0A
 
-// A kernel without a pragma gets no annotation: 11 annotated kernels of 12.
+// Octal and binary literals are read as in C; suffixes are ignored.
+#pragma klaraptor data(N = n * 010 + 0b100 + 5ull) block(bx) grid(N)
+__global__ void literals(int n) {}
+// CHECK-DAG: c"klaraptor v1\0Akernel literals\0Aloc {{.*}}annotation-ir.cu:[[#@LINE-2]]:9\0Aparam 0 n i32\0Adata N ((($0 * 8) + 4) + 5)\0A
+
+// A kernel without a pragma gets no annotation: 13 annotated kernels of 14.
 __global__ void plain(int n) {}
 
-// CHECK: @llvm.global.annotations = appending global [11 x { ptr, ptr, ptr, i32, ptr }]
+// CHECK: @llvm.global.annotations = appending global [13 x { ptr, ptr, ptr, i32, ptr }]
 // CHECK-SAME: { ptr @_Z20__device_stub__saxpyPfPKffi, ptr @[[SAXPY]],
 // CHECK-SAME: { ptr @_Z23__device_stub__declaredi,
 // CHECK-SAME: { ptr @_ZN2ns2v120__device_stub__scaleEi,
+// CHECK-SAME: { ptr @_ZN4late23__device_stub__declaredEi,
 // CHECK-SAME: { ptr @__device_stub__c_kernel,

@@ -32,6 +32,13 @@ __global__ void in_namespace(int n) {}
 } // namespace ns
 __global__ void after_namespace(int n) {}
 
+// So is a braced linkage specification (an unbraced one is looked through).
+// expected-error@+1 {{'#pragma klaraptor' must be followed by a '__global__' function}}
+#pragma klaraptor data(N = n) block(bx) grid(N)
+extern "C" {
+__global__ void in_linkage_spec(int n) {}
+}
+
 // Inside a function or a class there is no kernel to follow.
 void host_body() {
 // expected-error@+1 {{'#pragma klaraptor' must be followed by a '__global__' function}}

@@ -118,7 +118,8 @@ struct TestModel {
   std::atomic<uint64_t> Calls{0};
   std::string Name;
   klaraptor_model Model;
-  const klaraptor_device_info *LastDevice = nullptr;
+  /// Models may be called from several threads (for different kernels).
+  std::atomic<const klaraptor_device_info *> LastDevice{nullptr};
 
   explicit TestModel(Fn F, std::string ModelName = "test-model")
       : Predict(std::move(F)), Name(std::move(ModelName)) {

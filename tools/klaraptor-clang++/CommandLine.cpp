@@ -277,19 +277,21 @@ Expected<CommandLine> Parser::run() {
       std::string Joined = (A.take_front(2) + V).str();
       Compile(Joined);
       Nvcc(Joined);
+    } else if (is_contained({"-include-pch", "-isystem-after", "-iquote",
+                             "-idirafter", "-imacros", "-iprefix",
+                             "-iwithprefix", "-iwithprefixbefore",
+                             "-iwithsysroot", "-isysroot", "-ivfsoverlay"},
+                            A) &&
+               takeValue(A, A, V)) {
+      // clang-only preprocessor flags; checked before their prefixes below.
+      Compile(A);
+      Compile(V);
     } else if (takeValue(A, "-isystem", V) || takeValue(A, "-include", V)) {
       StringRef Flag = A.starts_with("-isystem") ? "-isystem" : "-include";
       Compile(Flag);
       Compile(V);
       Nvcc(Flag);
       Nvcc(V);
-    } else if (is_contained({"-iquote", "-idirafter", "-imacros", "-iprefix",
-                             "-iwithprefix", "-iwithprefixbefore", "-isysroot",
-                             "-ivfsoverlay"},
-                            A) &&
-               takeValue(A, A, V)) {
-      Compile(A);
-      Compile(V);
     } else if (A.starts_with("-std=")) {
       StringRef Std = A.drop_front(5);
       if (Std.contains("++"))

@@ -9,6 +9,7 @@
 ///   clang++ -x cuda --cuda-host-only --cuda-path=C --cuda-gpu-arch=sm_90
 ///        -Wno-unknown-cuda-version -isystem SHIM -fplugin=P -fpass-plugin=P
 ///        -Xclang -fcuda-include-gpubinary -Xclang T/k.fatbin ... -c k.cu
+///        -o k.o
 ///   clang++ -x c++ -fpass-plugin=P ... -c m.cpp -o m.o
 ///   clang++ k.o m.o -o app -L LIB -lklaraptor_rt -Wl,-rpath,LIB
 ///        -L C/lib64 -lcudart -Wl,-rpath,C/lib64 -ldl -lpthread
