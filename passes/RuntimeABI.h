@@ -8,7 +8,7 @@
 /// member; their sizes and offsets come from the module's DataLayout, which
 /// follows the same C layout rules as the host compiler, so the `size` field
 /// the pass stores is the C `sizeof` on the module's target
-/// (48 and 64 bytes on x86-64, checked by test/Passes/abi-layout.test).
+/// (48 and 64 bytes on x86-64, checked by test/Passes/io-builder-abi-layout.c).
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_PASSES_RUNTIMEABI_H
 #define KLARAPTOR_PASSES_RUNTIMEABI_H

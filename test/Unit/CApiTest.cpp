@@ -100,3 +100,32 @@ TEST(CApi, WithoutCudaLaunchesKeepTheirConfiguration) {
   EXPECT_EQ(__klaraptor_rt_launch(&K.Desc, &L5.Info), KLARAPTOR_UNCHANGED);
   EXPECT_EQ(L5.block(), (Dim3{256, 1, 1}));
 }
+
+// docs/runtime-abi.md gives these x86-64 layouts; the IO-builder pass emits
+// descriptors and launch infos with them.
+TEST(CApi, StructureLayouts) {
+  EXPECT_EQ(sizeof(klaraptor_kernel_desc), 48u);
+  EXPECT_EQ(offsetof(klaraptor_kernel_desc, host_handle), 8u);
+  EXPECT_EQ(offsetof(klaraptor_kernel_desc, device_name), 16u);
+  EXPECT_EQ(offsetof(klaraptor_kernel_desc, spec), 24u);
+  EXPECT_EQ(offsetof(klaraptor_kernel_desc, data_fn), 32u);
+  EXPECT_EQ(offsetof(klaraptor_kernel_desc, num_data), 40u);
+  EXPECT_EQ(sizeof(klaraptor_launch_info), 64u);
+  EXPECT_EQ(offsetof(klaraptor_launch_info, data), 8u);
+  EXPECT_EQ(offsetof(klaraptor_launch_info, args), 16u);
+  EXPECT_EQ(offsetof(klaraptor_launch_info, grid), 24u);
+  EXPECT_EQ(offsetof(klaraptor_launch_info, block), 36u);
+  EXPECT_EQ(offsetof(klaraptor_launch_info, shared_mem), 48u);
+  EXPECT_EQ(offsetof(klaraptor_launch_info, stream), 56u);
+  EXPECT_EQ(sizeof(klaraptor_device_info), 344u);
+  EXPECT_EQ(offsetof(klaraptor_device_info, cc_major), 264u);
+  EXPECT_EQ(offsetof(klaraptor_device_info, max_block_dim), 280u);
+  EXPECT_EQ(offsetof(klaraptor_device_info, max_grid_dim), 292u);
+  EXPECT_EQ(offsetof(klaraptor_device_info, warp_size), 320u);
+  EXPECT_EQ(offsetof(klaraptor_device_info, shared_mem_per_sm), 328u);
+  EXPECT_EQ(sizeof(klaraptor_candidate), 28u);
+  EXPECT_EQ(offsetof(klaraptor_candidate, grid), 16u);
+  EXPECT_EQ(sizeof(klaraptor_model), 32u);
+  EXPECT_EQ(offsetof(klaraptor_model, predict), 16u);
+  EXPECT_EQ(offsetof(klaraptor_model, ctx), 24u);
+}
