@@ -9,9 +9,7 @@
 #include "KernelSpec.h"
 
 #include <algorithm>
-#include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
