@@ -73,16 +73,17 @@ void DataFunctionBuilder::loadParams(Value *Args) {
   for (const ParamRef &P : Spec.Params) {
     // args[k] points to the storage of kernel parameter k, whatever the
     // parameters before it look like (structs by value included).
-    Value *Slot = B.CreateConstInBoundsGEP1_64(
-        Ptr, Args, P.Index, P.Name + ".slot");
+    Value *Slot =
+        B.CreateConstInBoundsGEP1_64(Ptr, Args, P.Index, P.Name + ".slot");
     Value *Addr = B.CreateAlignedLoad(Ptr, Slot, Align(8), P.Name + ".addr");
     unsigned Bits = bitWidth(P.Type);
-    Value *Raw = B.CreateAlignedLoad(B.getIntNTy(Bits), Addr,
-                                     Align(Bits / 8), P.Name);
+    Value *Raw =
+        B.CreateAlignedLoad(B.getIntNTy(Bits), Addr, Align(Bits / 8), P.Name);
     Value *Wide = Raw;
     if (Bits < 64)
-      Wide = isSigned(P.Type) ? B.CreateSExt(Raw, B.getInt64Ty(), P.Name + ".i64")
-                              : B.CreateZExt(Raw, B.getInt64Ty(), P.Name + ".i64");
+      Wide = isSigned(P.Type)
+                 ? B.CreateSExt(Raw, B.getInt64Ty(), P.Name + ".i64")
+                 : B.CreateZExt(Raw, B.getInt64Ty(), P.Name + ".i64");
     Params[P.Index] = Wide;
   }
 }
@@ -173,12 +174,18 @@ Value *DataFunctionBuilder::emitBinary(const Expr &E) {
   case Expr::Op::Rem:
     guardDivision(A, V);
     return B.CreateSRem(A, V, "rem");
-  case Expr::Op::Lt: return Bool(B.CreateICmpSLT(A, V));
-  case Expr::Op::Le: return Bool(B.CreateICmpSLE(A, V));
-  case Expr::Op::Gt: return Bool(B.CreateICmpSGT(A, V));
-  case Expr::Op::Ge: return Bool(B.CreateICmpSGE(A, V));
-  case Expr::Op::Eq: return Bool(B.CreateICmpEQ(A, V));
-  case Expr::Op::Ne: return Bool(B.CreateICmpNE(A, V));
+  case Expr::Op::Lt:
+    return Bool(B.CreateICmpSLT(A, V));
+  case Expr::Op::Le:
+    return Bool(B.CreateICmpSLE(A, V));
+  case Expr::Op::Gt:
+    return Bool(B.CreateICmpSGT(A, V));
+  case Expr::Op::Ge:
+    return Bool(B.CreateICmpSGE(A, V));
+  case Expr::Op::Eq:
+    return Bool(B.CreateICmpEQ(A, V));
+  case Expr::Op::Ne:
+    return Bool(B.CreateICmpNE(A, V));
   default:
     break;
   }
@@ -201,7 +208,8 @@ Value *DataFunctionBuilder::emitShortCircuit(const Expr &E) {
     B.CreateCondBr(LTrue, End, RHS);
   B.SetInsertPoint(RHS);
   Value *R = emit(*E.Args[1]);
-  Value *RTrue = B.CreateICmpNE(R, B.getInt64(0), IsAnd ? "and.rhs.nz" : "or.rhs.nz");
+  Value *RTrue =
+      B.CreateICmpNE(R, B.getInt64(0), IsAnd ? "and.rhs.nz" : "or.rhs.nz");
   BasicBlock *REnd = B.GetInsertBlock();
   B.CreateBr(End);
   // The blocks the right operand made sit before End, in emission order.
@@ -225,8 +233,8 @@ Value *DataFunctionBuilder::emitCall(const Expr &E) {
     Value *Q = B.CreateSDiv(A, D, "ceildiv.q");
     Value *R = B.CreateSRem(A, D, "ceildiv.r");
     Value *Inexact = B.CreateICmpNE(R, B.getInt64(0), "ceildiv.inexact");
-    Value *SameSign = B.CreateICmpSGT(B.CreateXor(A, D), B.getInt64(-1),
-                                      "ceildiv.samesign");
+    Value *SameSign =
+        B.CreateICmpSGT(B.CreateXor(A, D), B.getInt64(-1), "ceildiv.samesign");
     Value *Up = B.CreateZExt(B.CreateAnd(Inexact, SameSign), B.getInt64Ty());
     // Cannot overflow: rounding up happens only when |q| < |a|.
     return B.CreateNSWAdd(Q, Up, "ceildiv");

@@ -4,7 +4,7 @@
 /// Finds annotated kernels and launch sites and inserts the runtime hooks;
 /// IOBuilder.h describes what is emitted. USAGE:
 ///
-///   opt -load-pass-plugin=build/lib/KlaraptorPlugin.so \
+///   opt -load-pass-plugin=build/lib/KlaraptorPlugin.so
 ///       -passes=klaraptor-io-builder -S in.ll -o out.ll
 //===----------------------------------------------------------------------===//
 #include "IOBuilder.h"
@@ -47,7 +47,7 @@ struct Kernel {
   Function *Stub = nullptr;
   std::string SpecText; ///< The annotation, verbatim.
   std::optional<KernelSpec> Spec;
-  std::string DeviceName;
+  std::string DeviceName; ///< The device symbol, for cuLaunchKernel's hook.
   GlobalVariable *Desc = nullptr;
   Function *DataFn = nullptr;
   uint32_t NumData = 0;
@@ -55,8 +55,7 @@ struct Kernel {
   StringRef name() const { return Name; }
 };
 
-/// The launch operands the runtime may change, as six i32 values, and the
-/// other fields of a klaraptor_launch_info.
+/// The launch operands the runtime may change, as six i32 values.
 struct LaunchDims {
   Value *Grid[3];
   Value *Block[3];
@@ -96,8 +95,9 @@ private:
                                          FunctionType *Expected);
   AllocaInst *infoSlot(Function &F);
   AllocaInst *entryAlloca(Function &F, Type *Ty, const Twine &Name);
-  /// Fills the info struct before \p CB, calls \p Hook and returns the dims
-  /// to launch with: the info's when the hook returned 0, \p Dims otherwise.
+  /// Fills \p Info at \p B's insertion point, calls \p Hook(\p HookArg,
+  /// \p Info) and returns the dims to launch with: the info's when the hook
+  /// returned 0 (KLARAPTOR_OK), \p Dims otherwise.
   LaunchDims callHook(IRBuilder<> &B, AllocaInst *Info, Value *NumData,
                       Value *Data, Value *Args, const LaunchDims &Dims,
                       Value *SharedMem, Value *Stream, FunctionCallee Hook,
@@ -111,8 +111,8 @@ private:
 void splitCoerced(IRBuilder<> &B, Value *XY, Value *Z, Value *Out[3],
                   const char *What) {
   Out[0] = B.CreateTrunc(XY, B.getInt32Ty(), Twine(What) + ".x");
-  Out[1] = B.CreateTrunc(B.CreateLShr(XY, 32), B.getInt32Ty(),
-                         Twine(What) + ".y");
+  Out[1] =
+      B.CreateTrunc(B.CreateLShr(XY, 32), B.getInt32Ty(), Twine(What) + ".y");
   Out[2] = Z;
 }
 
@@ -304,8 +304,8 @@ static GlobalVariable *makeString(Module &M, StringRef S, const Twine &Name) {
 void IOBuilder::emitKernel(Kernel &K) {
   const KernelSpec &S = *K.Spec;
   K.NumData = uint32_t(S.Data.size());
-  K.DataFn = DataFunctionBuilder(M, S, ABI.dataFnTy())
-                 .build(DataFnPrefix + K.name());
+  K.DataFn =
+      DataFunctionBuilder(M, S, ABI.dataFnTy()).build(DataFnPrefix + K.name());
   // The annotation string lives in section llvm.metadata, which is not
   // emitted; the runtime gets its own copy.
   GlobalVariable *SpecStr =
@@ -334,9 +334,9 @@ void IOBuilder::emitKernel(Kernel &K) {
 }
 
 void IOBuilder::emitConstructor(ArrayRef<Kernel *> New) {
-  auto *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
-                                GlobalValue::InternalLinkage,
-                                "klaraptor.register", M);
+  auto *Ctor =
+      Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                       GlobalValue::InternalLinkage, "klaraptor.register", M);
   Ctor->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> B(BasicBlock::Create(C, "entry", Ctor));
   FunctionCallee Register = ABI.registerKernel();
@@ -395,11 +395,10 @@ AllocaInst *IOBuilder::infoSlot(Function &F) {
   return Slot;
 }
 
-LaunchDims IOBuilder::callHook(IRBuilder<> &B, AllocaInst *Info,
-                               Value *NumData, Value *Data, Value *Args,
-                               const LaunchDims &Dims, Value *SharedMem,
-                               Value *Stream, FunctionCallee Hook,
-                               Value *HookArg) {
+LaunchDims IOBuilder::callHook(IRBuilder<> &B, AllocaInst *Info, Value *NumData,
+                               Value *Data, Value *Args, const LaunchDims &Dims,
+                               Value *SharedMem, Value *Stream,
+                               FunctionCallee Hook, Value *HookArg) {
   StructType *Ty = ABI.launchInfoTy();
   auto Field = [&](unsigned I, const char *Name) {
     return B.CreateStructGEP(Ty, Info, I, Name);
@@ -423,8 +422,7 @@ LaunchDims IOBuilder::callHook(IRBuilder<> &B, AllocaInst *Info,
     BlockPtr[D] = Elem(RuntimeABI::InfoBlock, D, Twine("info.block") + XYZ[D]);
     B.CreateStore(Dims.Block[D], BlockPtr[D]);
   }
-  B.CreateStore(SharedMem,
-                Field(RuntimeABI::InfoSharedMem, "info.shared_mem"));
+  B.CreateStore(SharedMem, Field(RuntimeABI::InfoSharedMem, "info.shared_mem"));
   B.CreateStore(Stream, Field(RuntimeABI::InfoStream, "info.stream"));
 
   Value *Status = B.CreateCall(Hook, {HookArg, Info}, "klaraptor.status");
@@ -433,14 +431,14 @@ LaunchDims IOBuilder::callHook(IRBuilder<> &B, AllocaInst *Info,
   Value *Ok = B.CreateICmpEQ(Status, B.getInt32(0), "klaraptor.ok");
   LaunchDims Out;
   for (unsigned D = 0; D < 3; ++D) {
-    Value *G = B.CreateLoad(B.getInt32Ty(), GridPtr[D],
-                            Twine("new.grid") + XYZ[D]);
+    Value *G =
+        B.CreateLoad(B.getInt32Ty(), GridPtr[D], Twine("new.grid") + XYZ[D]);
     Out.Grid[D] =
         B.CreateSelect(Ok, G, Dims.Grid[D], Twine("launch.grid") + XYZ[D]);
   }
   for (unsigned D = 0; D < 3; ++D) {
-    Value *Bl = B.CreateLoad(B.getInt32Ty(), BlockPtr[D],
-                             Twine("new.block") + XYZ[D]);
+    Value *Bl =
+        B.CreateLoad(B.getInt32Ty(), BlockPtr[D], Twine("new.block") + XYZ[D]);
     Out.Block[D] =
         B.CreateSelect(Ok, Bl, Dims.Block[D], Twine("launch.block") + XYZ[D]);
   }
@@ -503,13 +501,13 @@ void IOBuilder::instrumentKnownLaunch(CallBase &CB, Kernel &K) {
 
   IRBuilder<> B(&CB);
   Value *Args = CB.getArgOperand(5);
-  Value *DataStatus =
-      B.CreateCall(FunctionCallee(ABI.dataFnTy(), K.DataFn), {Args, Data},
-                   "klaraptor.data.status");
+  Value *DataStatus = B.CreateCall(FunctionCallee(ABI.dataFnTy(), K.DataFn),
+                                   {Args, Data}, "klaraptor.data.status");
   // A data expression that cannot be evaluated (division by zero, overflow)
   // is told to the runtime as data == NULL, num_data == 0: it keeps the
   // requested launch.
-  Value *DataOk = B.CreateICmpEQ(DataStatus, B.getInt32(0), "klaraptor.data.ok");
+  Value *DataOk =
+      B.CreateICmpEQ(DataStatus, B.getInt32(0), "klaraptor.data.ok");
   Value *DataPtr = B.CreateSelect(
       DataOk, Data, ConstantPointerNull::get(compat::ptrTy(C)), "data");
   Value *NumData =
@@ -518,9 +516,9 @@ void IOBuilder::instrumentKnownLaunch(CallBase &CB, Kernel &K) {
   LaunchDims In;
   splitCoerced(B, CB.getArgOperand(1), CB.getArgOperand(2), In.Grid, "grid");
   splitCoerced(B, CB.getArgOperand(3), CB.getArgOperand(4), In.Block, "block");
-  LaunchDims Out = callHook(B, Info, NumData, DataPtr, Args, In,
-                            CB.getArgOperand(6), CB.getArgOperand(7),
-                            ABI.launch(), K.Desc);
+  LaunchDims Out =
+      callHook(B, Info, NumData, DataPtr, Args, In, CB.getArgOperand(6),
+               CB.getArgOperand(7), ABI.launch(), K.Desc);
   CB.setArgOperand(1, joinCoerced(B, Out.Grid[0], Out.Grid[1], "grid.xy"));
   CB.setArgOperand(2, Out.Grid[2]);
   CB.setArgOperand(3, joinCoerced(B, Out.Block[0], Out.Block[1], "block.xy"));
@@ -537,10 +535,10 @@ void IOBuilder::instrumentHandleLaunch(CallBase &CB, Value *Handle) {
   splitCoerced(B, CB.getArgOperand(3), CB.getArgOperand(4), In.Block, "block");
   // The runtime computes the data itself: the handle names the descriptor,
   // info.args the values.
-  LaunchDims Out = callHook(
-      B, Info, B.getInt32(0), ConstantPointerNull::get(compat::ptrTy(C)),
-      CB.getArgOperand(5), In, CB.getArgOperand(6), CB.getArgOperand(7),
-      ABI.launchHandle(), Handle);
+  LaunchDims Out = callHook(B, Info, B.getInt32(0),
+                            ConstantPointerNull::get(compat::ptrTy(C)),
+                            CB.getArgOperand(5), In, CB.getArgOperand(6),
+                            CB.getArgOperand(7), ABI.launchHandle(), Handle);
   CB.setArgOperand(1, joinCoerced(B, Out.Grid[0], Out.Grid[1], "grid.xy"));
   CB.setArgOperand(2, Out.Grid[2]);
   CB.setArgOperand(3, joinCoerced(B, Out.Block[0], Out.Block[1], "block.xy"));

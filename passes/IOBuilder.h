@@ -4,14 +4,14 @@
 /// The IO-builder pass connects a host module to the klaraptor runtime. For
 /// each kernel whose host stub carries a `#pragma klaraptor` encoding in
 /// `@llvm.global.annotations` (docs/spec-format.md) it emits a data function
-/// `__klaraptor_data.<kernel>`, a constant descriptor `__klaraptor.desc.<kernel>`
-/// and a module constructor `klaraptor.register` that registers every
-/// descriptor; before each launch it inserts a runtime hook that may replace
-/// the launch's grid and block. USAGE:
+/// `__klaraptor_data.<kernel>`, a constant descriptor
+/// `__klaraptor.desc.<kernel>` and a module constructor `klaraptor.register`
+/// that registers every descriptor; before each launch it inserts a runtime
+/// hook that may replace the launch's grid and block. USAGE:
 ///
-///   opt -load-pass-plugin=build/lib/KlaraptorPlugin.so \
+///   opt -load-pass-plugin=build/lib/KlaraptorPlugin.so
 ///       -passes=klaraptor-io-builder -S in.ll -o out.ll
-///   clang++-19 -x cuda --cuda-host-only ... \
+///   clang++-19 -x cuda --cuda-host-only ...
 ///       -fpass-plugin=build/lib/KlaraptorPlugin.so -O2 app.cu
 ///
 /// Launch sites, and what is inserted before each:

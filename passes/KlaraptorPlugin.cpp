@@ -1,9 +1,9 @@
-//===- KlaraptorPlugin.cpp - every entry point of KlaraptorPlugin.so -------===//
+//===- KlaraptorPlugin.cpp - every entry point of KlaraptorPlugin.so ------===//
 ///
 /// \file
 /// KlaraptorPlugin.so is both a clang plugin and an LLVM pass plugin:
 ///
-///   clang++-19 -fplugin=KlaraptorPlugin.so -fpass-plugin=KlaraptorPlugin.so ...
+///   clang++-19 -fplugin=KlaraptorPlugin.so -fpass-plugin=KlaraptorPlugin.so
 ///   opt -load-pass-plugin=KlaraptorPlugin.so -passes=klaraptor-io-builder ...
 ///
 /// This is the only file that registers anything: the `#pragma klaraptor`

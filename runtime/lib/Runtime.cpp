@@ -1,16 +1,20 @@
 //===- Runtime.cpp - launch decisions for annotated kernels ---------------===//
 ///
 /// \file
-/// The hot path (a launch whose key is memoised) takes two shared locks, the
-/// kernel registry's and one history shard's, and allocates nothing. A miss
-/// takes the kernel's decision mutex, so a key is decided, and logged, once
-/// even when many threads launch it together.
+/// The hot path (a launch whose key is memoised) finds the kernel in a
+/// lock-free table and the decision in this thread's cache; it allocates
+/// nothing and writes nothing other threads read. Past the thread cache, a
+/// lookup takes one history shard's shared lock. A miss takes the kernel's
+/// decision mutex, so a key is decided, and logged, once even when many
+/// threads launch it together.
 //===----------------------------------------------------------------------===//
 #include "Runtime.h"
 
 #include "Candidates.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <limits>
