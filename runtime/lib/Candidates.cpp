@@ -5,7 +5,8 @@
 /// least one warp and at most MaxThreads threads per block. warp: bx a
 /// multiple of the warp size, the other free dimensions powers of two, same
 /// limits. list: the listed shapes that fit the device (no warp minimum:
-/// the programmer chose them).
+/// the programmer chose them). For pow2 and warp, the dimensions that are
+/// not free are 1.
 //===----------------------------------------------------------------------===//
 #include "Candidates.h"
 
@@ -40,7 +41,7 @@ bool CandidateEnumerator::fits(const Dim3 &B, bool NeedWarp) const {
   return !NeedWarp || Threads >= Limits.WarpSize;
 }
 
-std::vector<Dim3> CandidateEnumerator::blockShapes(const Dim3 &Requested) const {
+std::vector<Dim3> CandidateEnumerator::blockShapes() const {
   std::vector<Dim3> Out;
   const CandidateSet &C = Spec.Candidates;
   if (C.K == CandidateSet::Kind::List) {
@@ -51,11 +52,11 @@ std::vector<Dim3> CandidateEnumerator::blockShapes(const Dim3 &Requested) const 
     }
     return Out;
   }
-  // The values each dimension takes.
+  // The values each dimension takes; a dimension that is not free is 1.
   std::array<std::vector<uint32_t>, 3> Values;
   for (int D = 0; D < 3; ++D) {
     if (!Spec.FreeDims[D]) {
-      Values[D].push_back(std::max<uint32_t>(Requested[D], 1));
+      Values[D].push_back(1);
       continue;
     }
     uint64_t Max = std::min(Limits.MaxBlock[D], Limits.MaxThreads);
@@ -116,10 +117,9 @@ bool CandidateEnumerator::admit(const int64_t *Data, size_t NumData,
 
 std::vector<Candidate>
 CandidateEnumerator::admissible(const int64_t *Data, size_t NumData,
-                                const Dim3 &Requested,
                                 RejectCounts *Rejects) const {
   std::vector<Candidate> Out;
-  for (const Dim3 &B : blockShapes(Requested)) {
+  for (const Dim3 &B : blockShapes()) {
     Candidate C;
     C.Block = B;
     if (admit(Data, NumData, B, C.Grid, Rejects))

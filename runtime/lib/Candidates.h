@@ -59,8 +59,8 @@ public:
   /// The block shapes of the candidate set that fit the limits, in
   /// enumeration order: bz, then by, then bx ascending for pow2 and warp;
   /// the listed order (duplicates dropped) for list. Dimensions that are
-  /// not free take their value from \p Requested.
-  std::vector<Dim3> blockShapes(const Dim3 &Requested) const;
+  /// not free are 1 (the pragma declares them so).
+  std::vector<Dim3> blockShapes() const;
 
   /// Checks one block shape: every where-constraint evaluates without error
   /// to non-zero, and every grid expression evaluates without error to a
@@ -68,9 +68,8 @@ public:
   bool admit(const int64_t *Data, size_t NumData, const Dim3 &Block,
              Dim3 &Grid, RejectCounts *Rejects = nullptr) const;
 
-  /// The admissible candidates among blockShapes(Requested), in order.
+  /// The admissible candidates among blockShapes(), in order.
   std::vector<Candidate> admissible(const int64_t *Data, size_t NumData,
-                                    const Dim3 &Requested,
                                     RejectCounts *Rejects = nullptr) const;
 
 private:

@@ -1,12 +1,12 @@
 //===- History.h - memoised launch decisions of one kernel ----------------===//
 ///
 /// \file
-/// Maps a key (device, fixed block dimensions, data values: a tuple of
-/// int64 of any length, never packed into fixed-width fields) to the
-/// decision made for it. Lookups are the hot path of every launch: the table
-/// is split into shards, each behind a reader-writer lock, and a lookup
-/// allocates nothing. A shard that reaches its share of the capacity is
-/// emptied, which bounds the memory a program with ever-new sizes uses.
+/// Maps a key (device, data values: a tuple of int64 of any length, never
+/// packed into fixed-width fields) to the decision made for it. Lookups are
+/// the hot path of every launch: the table is split into shards, each behind
+/// a reader-writer lock, and a lookup allocates nothing. A shard that reaches
+/// its share of the capacity is emptied, which bounds the memory a program
+/// with ever-new sizes uses.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_RUNTIME_HISTORY_H
 #define KLARAPTOR_RUNTIME_HISTORY_H

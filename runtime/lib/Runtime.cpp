@@ -349,10 +349,8 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
   }
   const KernelSpec &S = *E.Spec;
   const size_t NumData = S.Data.size();
-  const size_t NumFixed = 3 - S.numFreeDims();
-  // The key: device, the block dimensions the pragma does not tune (they
-  // stay as requested, so they are part of the question), the data.
-  const size_t KeyLen = 1 + NumFixed + NumData;
+  // The key: device, then the data values.
+  const size_t KeyLen = 1 + NumData;
   int64_t SmallKey[32];
   std::vector<int64_t> LargeKey;
   int64_t *Key = SmallKey;
@@ -360,14 +358,11 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
     LargeKey.resize(KeyLen);
     Key = LargeKey.data();
   }
-  int64_t *Data = Key + 1 + NumFixed;
+  int64_t *Data = Key + 1;
   if (!dataValues(E, Info, Data))
     return KLARAPTOR_UNCHANGED;
   const int Device = Devices.currentDevice();
   Key[0] = Device;
-  for (int D = 0, F = 1; D < 3; ++D)
-    if (!S.FreeDims[D])
-      Key[F++] = Info->block[D];
   const uint64_t Hash = History::hash(Key, KeyLen);
   const Request Req = {Info->grid[0],  Info->grid[1],  Info->grid[2],
                        Info->block[0], Info->block[1], Info->block[2]};
@@ -472,7 +467,7 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
   CandidateEnumerator Enum(S, Limits);
   RejectCounts Rejects;
   std::vector<Candidate> Cands =
-      Enum.admissible(Data, S.Data.size(), ReqBlock, &Rejects);
+      Enum.admissible(Data, S.Data.size(), &Rejects);
   Record->Candidates = unsigned(Cands.size());
   if (Cands.empty()) {
     Diags.reportOnce(

@@ -7,7 +7,7 @@
 /// instances with a chosen Config and injected device limits.
 ///
 /// A launch: find the kernel, compute its data values, look the key
-/// (device, fixed block dimensions, data) up in the kernel's history; on a
+/// (device, data values) up in the kernel's history; on a
 /// miss enumerate the admissible candidates, ask the kernel's model for each
 /// and keep the fastest (docs/runtime-abi.md gives the rules).
 //===----------------------------------------------------------------------===//

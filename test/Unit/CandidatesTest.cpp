@@ -47,7 +47,7 @@ TEST(Candidates, LimitsComeFromTheDeviceAndTheKernel) {
 
 TEST(Candidates, Pow2OneFreeDimension) {
   KernelSpec S = spec("bx", "grid 1\n");
-  auto B = CandidateEnumerator(S, h100Limits()).blockShapes({256, 1, 1});
+  auto B = CandidateEnumerator(S, h100Limits()).blockShapes();
   // 32, 64, ..., 1024: six shapes, ascending.
   std::vector<Dim3> Want = {{32, 1, 1},  {64, 1, 1},  {128, 1, 1},
                             {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
@@ -56,7 +56,7 @@ TEST(Candidates, Pow2OneFreeDimension) {
 
 TEST(Candidates, Pow2TwoFreeDimensions) {
   KernelSpec S = spec("bx by", "grid 1\n");
-  auto B = CandidateEnumerator(S, h100Limits()).blockShapes({1, 1, 1});
+  auto B = CandidateEnumerator(S, h100Limits()).blockShapes();
   // Exponents (a, b) with a + b = s in [5, 10]: sum of (s + 1) = 51.
   ASSERT_EQ(B.size(), 51u);
   // Enumeration order: by outer, bx inner, both ascending.
@@ -73,7 +73,7 @@ TEST(Candidates, Pow2TwoFreeDimensions) {
 
 TEST(Candidates, Pow2ThreeFreeDimensionsRespectMaxBlockZ) {
   KernelSpec S = spec("bx by bz", "grid 1\n");
-  auto B = CandidateEnumerator(S, h100Limits()).blockShapes({1, 1, 1});
+  auto B = CandidateEnumerator(S, h100Limits()).blockShapes();
   // For each s in [5, 10], triples with c <= 6 (bz <= 64):
   // 21 + 28 + 35 + 42 + 49 + 56 = 231.
   ASSERT_EQ(B.size(), 231u);
@@ -89,11 +89,11 @@ TEST(Candidates, Pow2ThreeFreeDimensionsRespectMaxBlockZ) {
 
 TEST(Candidates, KernelThreadLimitLowersTheSet) {
   KernelSpec S = spec("bx by bz", "grid 1\n");
-  auto B = CandidateEnumerator(S, h100Limits(256)).blockShapes({1, 1, 1});
+  auto B = CandidateEnumerator(S, h100Limits(256)).blockShapes();
   // s in [5, 8]: 21 + 28 + 35 + 42 = 126.
   EXPECT_EQ(B.size(), 126u);
   KernelSpec One = spec("bx", "grid 1\n");
-  EXPECT_EQ(CandidateEnumerator(One, h100Limits(100)).blockShapes({1, 1, 1}),
+  EXPECT_EQ(CandidateEnumerator(One, h100Limits(100)).blockShapes(),
             (std::vector<Dim3>{{32, 1, 1}, {64, 1, 1}}));
 }
 
@@ -101,34 +101,47 @@ TEST(Candidates, SmallDeviceDimensionLimit) {
   klaraptor_device_info D = h100();
   D.max_block_dim[0] = 64;
   KernelSpec S = spec("bx by", "grid 1\n");
-  auto B = CandidateEnumerator(S, LaunchLimits::from(D, 0)).blockShapes({1, 1, 1});
+  auto B = CandidateEnumerator(S, LaunchLimits::from(D, 0)).blockShapes();
   // a <= 6: s = 5 gives 6 pairs, s = 6..10 give 7 each: 41.
   EXPECT_EQ(B.size(), 41u);
   for (const Dim3 &Sh : B)
     EXPECT_LE(Sh[0], 64u);
 }
 
-TEST(Candidates, FixedDimensionsKeepTheRequestedValue) {
+TEST(Candidates, NonFreeDimensionsAreOne) {
+  // The pragma declares the dimensions that are not free to be 1, whatever
+  // the program requests (shapes no longer depend on the request at all).
   KernelSpec S = spec("bx", "grid 1\n");
-  auto B = CandidateEnumerator(S, h100Limits()).blockShapes({100, 4, 1});
-  // by = 4 stays; bx * 4 in [32, 1024]: bx in 8..256.
-  std::vector<Dim3> Want = {{8, 4, 1},  {16, 4, 1},  {32, 4, 1},
-                            {64, 4, 1}, {128, 4, 1}, {256, 4, 1}};
-  EXPECT_EQ(B, Want);
-  // A requested zero counts as one.
-  EXPECT_EQ(CandidateEnumerator(S, h100Limits()).blockShapes({7, 0, 0}).size(),
-            6u);
+  std::vector<Dim3> Want = {{32, 1, 1},  {64, 1, 1},  {128, 1, 1},
+                            {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
+  EXPECT_EQ(CandidateEnumerator(S, h100Limits()).blockShapes(), Want);
+  // A launch requested with by = 4 gets candidates with by = 1.
+  int64_t N = 1000;
+  auto C = CandidateEnumerator(S, h100Limits()).admissible(&N, 1);
+  ASSERT_EQ(C.size(), 6u);
+  for (const Candidate &Cand : C) {
+    EXPECT_EQ(Cand.Block[1], 1u);
+    EXPECT_EQ(Cand.Block[2], 1u);
+  }
+  // With bx and bz free, by is 1 and bz varies.
+  KernelSpec XZ = spec("bx bz", "grid 1\n");
+  auto B = CandidateEnumerator(XZ, h100Limits()).blockShapes();
+  // Exponents (a, c) with c <= 6 and a + c = s in [5, 10]: 6 + 7 * 5 = 41.
+  EXPECT_EQ(B.size(), 41u);
+  for (const Dim3 &D : B)
+    EXPECT_EQ(D[1], 1u);
+  EXPECT_EQ(B.back(), (Dim3{16, 1, 64}));
 }
 
 TEST(Candidates, WarpSets) {
   KernelSpec One = spec("bx", "grid 1\n", "warp");
-  auto B = CandidateEnumerator(One, h100Limits()).blockShapes({1, 1, 1});
+  auto B = CandidateEnumerator(One, h100Limits()).blockShapes();
   // 32, 64, 96, ..., 1024.
   ASSERT_EQ(B.size(), 32u);
   for (size_t I = 0; I < B.size(); ++I)
     EXPECT_EQ(B[I], (Dim3{uint32_t(32 * (I + 1)), 1, 1}));
   KernelSpec Two = spec("bx by", "grid 1\n", "warp");
-  auto B2 = CandidateEnumerator(Two, h100Limits()).blockShapes({1, 1, 1});
+  auto B2 = CandidateEnumerator(Two, h100Limits()).blockShapes();
   // by = 2^j leaves 32 / 2^j multiples of 32: 32 + 16 + 8 + 4 + 2 + 1 = 63.
   EXPECT_EQ(B2.size(), 63u);
   EXPECT_EQ(B2[32], (Dim3{32, 2, 1}));
@@ -138,7 +151,7 @@ TEST(Candidates, ListSetsAreFilteredByTheDevice) {
   KernelSpec S = spec("bx by bz", "grid 1\n",
                       "list 32x1x1 2048x1x1 32x32x2 16x16x1 32x1x1 1x1x128 "
                       "8x1x1");
-  auto B = CandidateEnumerator(S, h100Limits()).blockShapes({1, 1, 1});
+  auto B = CandidateEnumerator(S, h100Limits()).blockShapes();
   // 2048 exceeds maxThreadsDim x, 32x32x2 exceeds 1024 threads, bz 128
   // exceeds 64, the second 32x1x1 is a duplicate; 8x1x1 stays (no warp
   // minimum for listed shapes). Listed order.
@@ -151,7 +164,7 @@ TEST(Candidates, WhereConstraintsFilter) {
   int64_t N = 100;
   CandidateEnumerator E(S, h100Limits());
   RejectCounts R;
-  auto C = E.admissible(&N, 1, {1, 1, 1}, &R);
+  auto C = E.admissible(&N, 1, &R);
   ASSERT_EQ(C.size(), 2u);
   EXPECT_EQ(C[0].Block, (Dim3{32, 1, 1}));
   EXPECT_EQ(C[0].Grid, (Dim3{4, 1, 1}));
@@ -165,7 +178,7 @@ TEST(Candidates, WhereEvaluationErrorMakesTheCandidateInadmissible) {
       spec("bx", "where ((N / (bx - 64)) != 12345)\ngrid ceildiv(N, bx)\n");
   int64_t N = 1000;
   RejectCounts R;
-  auto C = CandidateEnumerator(S, h100Limits()).admissible(&N, 1, {1, 1, 1}, &R);
+  auto C = CandidateEnumerator(S, h100Limits()).admissible(&N, 1, &R);
   EXPECT_EQ(C.size(), 5u);
   EXPECT_EQ(R.WhereError, 1u);
   for (const auto &Cand : C)
@@ -175,7 +188,7 @@ TEST(Candidates, WhereEvaluationErrorMakesTheCandidateInadmissible) {
 TEST(Candidates, GridFormula) {
   KernelSpec S = spec("bx", "grid ceildiv(N, bx)\n");
   int64_t N = 1000;
-  auto C = CandidateEnumerator(S, h100Limits()).admissible(&N, 1, {1, 1, 1});
+  auto C = CandidateEnumerator(S, h100Limits()).admissible(&N, 1);
   ASSERT_EQ(C.size(), 6u);
   const uint32_t Grids[] = {32, 16, 8, 4, 2, 1};
   for (size_t I = 0; I < 6; ++I)
@@ -184,7 +197,7 @@ TEST(Candidates, GridFormula) {
   KernelSpec M = spec("bx by", "grid ceildiv(C, bx)\ngrid ceildiv(R, by)\n",
                       "list 32x8x1 16x16x2", "data R 100\ndata C 1000\n");
   int64_t RC[2] = {100, 1000};
-  auto C2 = CandidateEnumerator(M, h100Limits()).admissible(RC, 2, {1, 1, 1});
+  auto C2 = CandidateEnumerator(M, h100Limits()).admissible(RC, 2);
   ASSERT_EQ(C2.size(), 2u);
   EXPECT_EQ(C2[0].Grid, (Dim3{32, 13, 1}));
   EXPECT_EQ(C2[1].Grid, (Dim3{63, 7, 1}));
@@ -197,7 +210,7 @@ TEST(Candidates, GridsOutOfRangeAreInadmissible) {
   D.max_grid_dim[0] = 10;
   RejectCounts R;
   auto C = CandidateEnumerator(S, LaunchLimits::from(D, 0))
-               .admissible(&N, 1, {1, 1, 1}, &R);
+               .admissible(&N, 1, &R);
   // Grids 32 and 16 exceed 10.
   ASSERT_EQ(C.size(), 4u);
   EXPECT_EQ(C[0].Block, (Dim3{128, 1, 1}));
@@ -206,26 +219,26 @@ TEST(Candidates, GridsOutOfRangeAreInadmissible) {
   // Grid values below one.
   KernelSpec Less = spec("bx", "grid (N - bx)\n");
   int64_t Hundred = 100;
-  auto C2 = CandidateEnumerator(Less, h100Limits()).admissible(&Hundred, 1, {1, 1, 1});
+  auto C2 = CandidateEnumerator(Less, h100Limits()).admissible(&Hundred, 1);
   EXPECT_EQ(C2.size(), 2u);
 
   // More blocks than maxGridSize x (and than 32 bits).
   int64_t Huge = 2000000000000;
-  auto C3 = CandidateEnumerator(S, h100Limits()).admissible(&Huge, 1, {1, 1, 1});
+  auto C3 = CandidateEnumerator(S, h100Limits()).admissible(&Huge, 1);
   ASSERT_EQ(C3.size(), 1u); // only 1024 threads: 1953125000 blocks
   EXPECT_EQ(C3[0].Grid[0], 1953125000u);
 
   // The y and z dimensions have their own limit.
   KernelSpec Y = spec("bx", "grid 1\ngrid N\n");
   int64_t Big = 70000;
-  EXPECT_TRUE(CandidateEnumerator(Y, h100Limits()).admissible(&Big, 1, {1, 1, 1}).empty());
+  EXPECT_TRUE(CandidateEnumerator(Y, h100Limits()).admissible(&Big, 1).empty());
 }
 
 TEST(Candidates, GridEvaluationErrorMakesTheCandidateInadmissible) {
   KernelSpec S = spec("bx", "grid (N / (bx - 32))\n");
   int64_t N = 1000;
   RejectCounts R;
-  auto C = CandidateEnumerator(S, h100Limits()).admissible(&N, 1, {1, 1, 1}, &R);
+  auto C = CandidateEnumerator(S, h100Limits()).admissible(&N, 1, &R);
   EXPECT_EQ(R.GridError, 1u);
   // 1000 / 32, 1000 / 96, 1000 / 224, 1000 / 480, 1000 / 992 = 31, 10, 4, 2, 1.
   ASSERT_EQ(C.size(), 5u);
