@@ -109,13 +109,13 @@ TEST(Candidates, SmallDeviceDimensionLimit) {
 }
 
 TEST(Candidates, NonFreeDimensionsAreOne) {
-  // The pragma declares the dimensions that are not free to be 1, whatever
-  // the program requests (shapes no longer depend on the request at all).
+  // The pragma declares the dimensions that are not free to be 1; the
+  // program's requested launch plays no part (RuntimeTest checks a request
+  // with by = 4).
   KernelSpec S = spec("bx", "grid 1\n");
   std::vector<Dim3> Want = {{32, 1, 1},  {64, 1, 1},  {128, 1, 1},
                             {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}};
   EXPECT_EQ(CandidateEnumerator(S, h100Limits()).blockShapes(), Want);
-  // A launch requested with by = 4 gets candidates with by = 1.
   int64_t N = 1000;
   auto C = CandidateEnumerator(S, h100Limits()).admissible(&N, 1);
   ASSERT_EQ(C.size(), 6u);

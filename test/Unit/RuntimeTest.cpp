@@ -178,17 +178,30 @@ TEST_F(RuntimeTest, DecisionsAreMemoisedPerData) {
   EXPECT_EQ(R->decisionCount(), 3u);
 }
 
-TEST_F(RuntimeTest, FixedBlockDimensionsArePartOfTheKey) {
+TEST_F(RuntimeTest, NonFreeBlockDimensionsAreOne) {
   TestKernel K(oneDimSpec("k"), "k");
   TestModel M(closestTo(1000));
   R->registerModel("k", &M.Model);
-  Launch A({1000}, {1, 1, 1}, {256, 1, 1});
+  // block(bx): by and bz are 1 even though the program asks for by = 4.
+  Launch A({1000}, {1, 1, 1}, {256, 4, 1});
   EXPECT_EQ(R->launch(&K.Desc, &A.Info), KLARAPTOR_OK);
   EXPECT_EQ(A.block(), (Dim3{1024, 1, 1}));
-  Launch B({1000}, {1, 1, 1}, {256, 4, 1});
+  EXPECT_EQ(A.grid(), (Dim3{1, 1, 1}));
+  // The key is (device, data): a request differing only in by reuses the
+  // decision.
+  Launch B({1000}, {1, 1, 1}, {256, 1, 1});
   EXPECT_EQ(R->launch(&K.Desc, &B.Info), KLARAPTOR_OK);
-  EXPECT_EQ(B.block(), (Dim3{256, 4, 1})); // by = 4 kept: bx <= 256
-  EXPECT_EQ(R->decisionCount(), 2u);
+  EXPECT_EQ(B.block(), (Dim3{1024, 1, 1}));
+  EXPECT_EQ(R->decisionCount(), 1u);
+}
+
+TEST_F(RuntimeTest, NoModelKeepsTheWholeRequestedLaunch) {
+  // Without a model the non-free dimensions are not touched either.
+  TestKernel K(oneDimSpec("k"), "k");
+  Launch L({1000}, {4, 1, 1}, {256, 4, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_UNCHANGED);
+  EXPECT_EQ(L.block(), (Dim3{256, 4, 1}));
+  EXPECT_EQ(L.grid(), (Dim3{4, 1, 1}));
 }
 
 TEST_F(RuntimeTest, NoModelKeepsTheLaunchAndIsMemoised) {
