@@ -1,0 +1,158 @@
+//===- Emulator.h - the CPU PTX emulator's public interface ---------------===//
+///
+/// \file
+/// klaraptor's emulator runs the PTX of real CUDA programs on the CPU, with
+/// the results the GPU would compute, and counts what a GPU profiler counts.
+/// A Module is one PTX text (what nvcc 13 emits for sm_75..sm_90); launch()
+/// runs one kernel of it for a grid of blocks, as warps of 32 lanes in
+/// lockstep, and fills LaunchMetrics.
+///
+/// Memory: device pointers are host pointers. Global memory is whatever the
+/// caller allocated (the emulated CUDA runtime allocates it on the host);
+/// module-scope .global and .const variables are owned by the Module.
+/// Shared memory is per block, local memory per thread; generic addresses of
+/// both are host addresses inside those buffers, so cvta works as on a GPU.
+///
+/// This header is the contract between the emulator core (parser,
+/// interpreter, metrics) and its users (the emulated CUDA runtime, the
+/// profiler's emu backend, tests). No LLVM, no CUDA headers.
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_PROFILER_EMU_EMULATOR_H
+#define KLARAPTOR_PROFILER_EMU_EMULATOR_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace klaraptor::emu {
+
+struct Dim3 {
+  uint32_t X = 1, Y = 1, Z = 1;
+  uint64_t count() const { return uint64_t(X) * Y * Z; }
+};
+
+/// Classes of executed instructions, as a profiler groups them.
+enum class InstClass : unsigned {
+  Integer,     ///< integer and logic arithmetic, conversions, moves, setp
+  Fp32,        ///< single and half precision arithmetic
+  Fp64,        ///< double precision arithmetic
+  Special,     ///< sqrt rcp rsqrt ex2 lg2 sin cos tanh (.approx, MUFU)
+  GlobalLoad,  ///< ld.global / ld generic resolving to global, ld.const, ld.param of kernel params excluded
+  GlobalStore, ///< st.global / st generic resolving to global
+  SharedLoad,  ///< ld.shared / generic to shared
+  SharedStore, ///< st.shared / generic to shared
+  LocalLoad,   ///< ld.local
+  LocalStore,  ///< st.local
+  Branch,      ///< bra, call, ret, exit
+  Barrier,     ///< bar / barrier / membar / fence
+  Atomic,      ///< atom / red (global and shared)
+  Other,       ///< shfl, vote, activemask, nanosleep, ...
+  Count
+};
+const char *name(InstClass C);
+
+/// What one launch did. Instruction counts are warp-level: an instruction
+/// issued for a warp counts once whatever its active lanes (as
+/// smsp__inst_executed); ThreadInstructions counts active lanes.
+struct LaunchMetrics {
+  uint64_t WarpInstructions[unsigned(InstClass::Count)] = {};
+  uint64_t ThreadInstructions = 0;
+  /// Global memory, as the hardware coalesces each warp access: one request
+  /// per warp-level ld/st instruction, sectors = distinct 32-byte sectors
+  /// touched by the active lanes.
+  uint64_t GlobalLoadRequests = 0, GlobalLoadSectors = 0;
+  uint64_t GlobalStoreRequests = 0, GlobalStoreSectors = 0;
+  uint64_t GlobalAtomicRequests = 0, GlobalAtomicSectors = 0;
+  /// Shared memory: requests and the extra wavefronts caused by bank
+  /// conflicts (32 banks of 4 bytes; a broadcast is no conflict).
+  uint64_t SharedLoadRequests = 0, SharedStoreRequests = 0;
+  uint64_t SharedBankConflicts = 0;
+  uint64_t Branches = 0, DivergentBranches = 0;
+  uint64_t WarpsLaunched = 0, BlocksLaunched = 0;
+  /// Blocks actually executed (fewer than BlocksLaunched when sampling; all
+  /// counts above are then scaled to the whole grid).
+  uint64_t BlocksExecuted = 0;
+  uint32_t RegistersPerThread = 0; ///< from ptxas (0 when unknown)
+  uint32_t StaticSharedBytes = 0, DynamicSharedBytes = 0;
+  uint32_t LocalBytesPerThread = 0;
+  bool Sampled = false;
+};
+
+struct ParamInfo {
+  std::string Name;
+  uint32_t Size = 0, Align = 1, Offset = 0; ///< Offset in the param space
+};
+
+struct KernelInfo {
+  std::string Name; ///< the .entry name (mangled)
+  std::vector<ParamInfo> Params;
+  uint32_t ParamBytes = 0;
+  uint32_t StaticSharedBytes = 0; ///< .shared declared in or used by it
+  uint32_t LocalBytes = 0;        ///< .local per thread
+  uint32_t MaxThreads = 0;        ///< .maxntid product, 0 when absent
+  uint32_t Registers = 0;         ///< set by the loader from ptxas info
+};
+
+enum class LaunchStatus {
+  Ok,
+  InvalidConfiguration, ///< block too large, zero dims, too much shared memory
+  UnsupportedInstruction,
+  MemoryFault,          ///< an access outside any known buffer, when checked
+  Trap,                 ///< trap / brkpt / a failed assertion
+  Internal
+};
+
+struct LaunchResult {
+  LaunchStatus Status = LaunchStatus::Ok;
+  /// For errors: what and where, e.g. "unsupported instruction 'tex.2d' in
+  /// kernel '_Z3fooPf' at PTX line 42".
+  std::string Message;
+};
+
+struct LaunchOptions {
+  Dim3 Grid, Block;
+  size_t DynamicSharedBytes = 0;
+  /// The kernel's arguments, as given to cudaLaunchKernel: Args[i] points at
+  /// parameter i.
+  void *const *Args = nullptr;
+  /// 0: execute every block. N > 0: execute N blocks spread evenly over the
+  /// grid and scale the counts (LaunchMetrics::Sampled).
+  uint64_t SampleBlocks = 0;
+  /// Host threads that run blocks in parallel (results do not depend on it).
+  unsigned HostThreads = 1;
+  LaunchMetrics *Metrics = nullptr; ///< filled when not null
+};
+
+class ModuleImpl;
+
+/// One loaded PTX module.
+class Module {
+public:
+  /// Parses \p Ptx. On failure returns null and sets \p Error to a message
+  /// naming the PTX line ("ptx:12: unknown directive '.foo'").
+  static std::unique_ptr<Module> load(std::string_view Ptx, std::string &Error);
+  ~Module();
+
+  const KernelInfo *findKernel(std::string_view Name) const;
+  std::vector<const KernelInfo *> kernels() const;
+  /// Module-scope .global / .const variable: its storage and size.
+  bool findGlobal(std::string_view Name, void *&Address, size_t &Size) const;
+  /// Sets per-kernel register counts (from ptxas / the cubin's .nv.info).
+  void setRegisters(std::string_view Kernel, uint32_t Registers);
+
+  /// Runs one launch of \p Kernel (the .entry name).
+  LaunchResult launch(std::string_view Kernel, const LaunchOptions &Options);
+
+  ModuleImpl &impl() { return *Impl; }
+
+private:
+  explicit Module(std::unique_ptr<ModuleImpl> I);
+  std::unique_ptr<ModuleImpl> Impl;
+};
+
+} // namespace klaraptor::emu
+
+#endif // KLARAPTOR_PROFILER_EMU_EMULATOR_H
