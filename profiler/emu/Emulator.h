@@ -94,6 +94,11 @@ struct KernelInfo {
   uint32_t LocalBytes = 0;        ///< .local per thread
   uint32_t MaxThreads = 0;        ///< .maxntid product, 0 when absent
   uint32_t Registers = 0;         ///< set by the loader from ptxas info
+  uint32_t ReqNTid[3] = {0, 0, 0}; ///< .reqntid, zeros when absent
+  /// Instructions of the kernel (or its device functions) the emulator
+  /// cannot execute, as "unsupported instruction 'tex.2d...' at PTX line
+  /// N". A launch fails only when one of them executes.
+  std::vector<std::string> Unsupported;
 };
 
 enum class LaunchStatus {
@@ -124,6 +129,20 @@ struct LaunchOptions {
   /// Host threads that run blocks in parallel (results do not depend on it).
   unsigned HostThreads = 1;
   LaunchMetrics *Metrics = nullptr; ///< filled when not null
+  /// Device limits checked before the launch (InvalidConfiguration):
+  /// threads per block (0: 1024) and shared bytes per block (0: no limit).
+  uint32_t MaxThreadsPerBlock = 0;
+  size_t MaxSharedBytesPerBlock = 0;
+  /// Optional check of every global access (e.g. against the emulated
+  /// runtime's allocations): returning false makes the launch fail with
+  /// MemoryFault. Null accesses (below 4096) and misaligned accesses always
+  /// fault.
+  bool (*GlobalCheck)(void *User, uint64_t Address, uint64_t Bytes) = nullptr;
+  void *GlobalCheckUser = nullptr;
+  /// When not 0: a block that executes more warp instructions than this
+  /// stops the launch with LaunchStatus::Trap (a kernel that never ends
+  /// cannot hang the emulator). Checked every 65536 instructions of a warp.
+  uint64_t MaxWarpInstructionsPerBlock = 0;
 };
 
 class ModuleImpl;

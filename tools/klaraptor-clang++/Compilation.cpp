@@ -176,6 +176,11 @@ void Compilation::addLink(const std::vector<std::string> &Objects) {
   Job J;
   J.Program = Tool::Clang;
   for (const LinkItem &Item : CL.LinkLine) {
+    // Under emulation libklaraptor_emu_cudart provides both the runtime and
+    // the driver API; the real libraries must not come first.
+    if (Item.Input < 0 && CL.Options.Emulate &&
+        is_contained({"-lcuda", "-lcudart", "-lcudart_static"}, Item.Arg))
+      continue;
     if (Item.Input < 0)
       J.Args.push_back(Item.Arg);
     else
@@ -195,7 +200,7 @@ void Compilation::addLink(const std::vector<std::string> &Objects) {
                 {"-Wl,-rpath," + TC.cudaLib(), "-ldl", "-lpthread"});
   // libcuda.so is the driver's; link against the stub, but never put the
   // stub directory on the run path.
-  if (CL.LinksLibCuda)
+  if (CL.LinksLibCuda && !CL.Options.Emulate)
     J.Args.push_back("-L" + TC.cudaStubs());
   J.Needs = {{"the klaraptor runtime", TC.Runtime}};
   if (CL.Options.Emulate)
@@ -217,8 +222,8 @@ Error Compilation::build() {
     return createStringError(inconvertibleErrorCode(), Message);
   };
   if (CL.Options.Emulate && !sys::fs::exists(TC.EmuCudart))
-    return Fail("'--klaraptor-emulate' is not available yet: the emulator is "
-                "not built ('" +
+    return Fail("'--klaraptor-emulate' needs the emulated CUDA runtime, which "
+                "is not built ('" +
                 TC.EmuCudart + "' does not exist)");
   if (CL.Inputs.empty()) {
     if (CL.HasQuery) {

@@ -55,7 +55,7 @@ KLARAPTOR OPTIONS (flag, environment variable; the flag wins):
   --klaraptor-verbose           KLARAPTOR_VERBOSE     print the commands as they run
   --klaraptor-keep-temps        KLARAPTOR_KEEP_TEMPS  keep the temporary directory
   --klaraptor-emulate           KLARAPTOR_EMULATE     link the CPU emulator instead of
-                                                      libcudart (not available yet)
+                                                      libcudart and libcuda
   --klaraptor-models=DIR                              reserved (not available yet)
 
 COMMON COMPILER OPTIONS:

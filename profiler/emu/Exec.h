@@ -1,0 +1,143 @@
+//===- Exec.h - execution state shared by the interpreter and handlers ----===//
+///
+/// \file
+/// ExecState is what a handler sees while one warp executes: its register
+/// and predicate files, the block's shared memory, the local memory of its
+/// threads and the counters of the host thread running it. Handlers loop
+/// over the guarded lanes with forLanes(); errors (memory faults, traps)
+/// are thrown as EmuFault and caught by the block runner, so the fast path
+/// pays nothing for them.
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_PROFILER_EMU_EXEC_H
+#define KLARAPTOR_PROFILER_EMU_EXEC_H
+
+#include "Program.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace klaraptor::emu {
+
+/// Per-host-thread counters (summed into LaunchMetrics).
+struct Counters {
+  uint64_t WarpInst[unsigned(InstClass::Count)] = {};
+  uint64_t ThreadInst = 0;
+  uint64_t GLdReq = 0, GLdSec = 0, GStReq = 0, GStSec = 0;
+  uint64_t GAtReq = 0, GAtSec = 0;
+  uint64_t SLdReq = 0, SStReq = 0, SConflicts = 0;
+  uint64_t Branches = 0, Divergent = 0;
+  void add(const Counters &O);
+};
+
+struct EmuFault {
+  LaunchStatus Status;
+  std::string Message; ///< without the "in kernel ... at PTX line" suffix
+  uint32_t Line = 0;
+};
+
+struct BlockCtx;
+struct WarpCtx;
+struct LaunchCtx;
+
+struct ExecState {
+  uint64_t *Regs = nullptr;
+  uint32_t *Preds = nullptr;
+  uint32_t ActiveMask = 0; ///< lanes active at the instruction (pre-guard)
+  uint8_t *Shared = nullptr;
+  uint64_t SharedSize = 0;
+  uint8_t *Local = nullptr;    ///< local memory of the block's thread 0
+  uint64_t LocalStride = 0;    ///< bytes per thread
+  uint64_t LocalSize = 0;      ///< bytes of the block's local arena
+  uint32_t WarpThreadBase = 0; ///< linear thread index of lane 0
+  Counters *C = nullptr;
+  bool Collect = false; ///< compute memory metrics
+  const KernelProgram *P = nullptr;
+  WarpCtx *W = nullptr;
+  BlockCtx *B = nullptr;
+  LaunchCtx *L = nullptr;
+
+  uint64_t *reg(uint32_t Slot) const { return Regs + size_t(Slot) * 32; }
+  uint8_t *localBase(unsigned Lane) const {
+    return Local + (uint64_t(WarpThreadBase) + Lane) * LocalStride;
+  }
+};
+
+/// Population counts without a library call on hosts built without
+/// -mpopcnt.
+inline unsigned popc32(uint32_t V) {
+  V = V - ((V >> 1) & 0x55555555u);
+  V = (V & 0x33333333u) + ((V >> 2) & 0x33333333u);
+  return (((V + (V >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+inline unsigned popc64(uint64_t V) {
+  return popc32(uint32_t(V)) + popc32(uint32_t(V >> 32));
+}
+
+/// Runs F(Lane) for every lane in Mask; the dense loop for full warps lets
+/// the compiler vectorise simple handlers.
+template <class F> inline void forLanes(uint32_t Mask, F &&Fn) {
+  if (Mask == 0xffffffffu) {
+    for (unsigned L = 0; L < 32; ++L)
+      Fn(L);
+  } else {
+    while (Mask) {
+      unsigned L = unsigned(__builtin_ctz(Mask));
+      Mask &= Mask - 1;
+      Fn(L);
+    }
+  }
+}
+
+[[noreturn]] void throwFault(const Inst &I, LaunchStatus S,
+                             const std::string &Msg);
+
+template <class T> inline T bitsTo(uint64_t V) {
+  T R;
+  if constexpr (sizeof(T) == 8) {
+    std::memcpy(&R, &V, 8);
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t U = uint32_t(V);
+    std::memcpy(&R, &U, 4);
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t U = uint16_t(V);
+    std::memcpy(&R, &U, 2);
+  } else {
+    uint8_t U = uint8_t(V);
+    std::memcpy(&R, &U, 1);
+  }
+  return R;
+}
+
+/// Stores a value zero-extended from its own width.
+template <class T> inline uint64_t toBits(T X) {
+  if constexpr (sizeof(T) == 8) {
+    uint64_t U;
+    std::memcpy(&U, &X, 8);
+    return U;
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t U;
+    std::memcpy(&U, &X, 4);
+    return U;
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t U;
+    std::memcpy(&U, &X, 2);
+    return U;
+  } else {
+    uint8_t U;
+    std::memcpy(&U, &X, 1);
+    return U;
+  }
+}
+
+/// Memory metrics helpers (Metrics.cpp).
+/// Distinct 32-byte sectors touched by the lanes in Mask, each accessing
+/// Bytes bytes at Addr[lane].
+unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes);
+/// Extra shared-memory wavefronts (bank conflicts) of one warp access.
+unsigned countBankConflicts(const uint64_t *Addr, uint32_t Mask,
+                            unsigned Bytes);
+
+} // namespace klaraptor::emu
+
+#endif // KLARAPTOR_PROFILER_EMU_EXEC_H

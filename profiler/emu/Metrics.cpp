@@ -1,0 +1,172 @@
+//===- Metrics.cpp - memory-access accounting of warp instructions --------===//
+///
+/// \file
+/// Global memory: a warp access touches the distinct 32-byte sectors that
+/// contain the bytes its active lanes access (a lane accessing B bytes at A
+/// touches sectors A/32 .. (A+B-1)/32).
+///
+/// Shared memory has 32 banks of 4-byte words; word W is in bank W % 32. A
+/// warp access needs, for each bank, one wavefront per distinct word it
+/// touches in that bank (lanes reading the same word share it: broadcast),
+/// and at least ceil(distinct words / 32) wavefronts in all (a 64- or
+/// 128-bit access needs 2 or 4 even without conflicts). Its bank conflicts
+/// are the wavefronts beyond that minimum:
+///   conflicts = max over banks (distinct words in the bank)
+///               - ceil(distinct words / 32).
+/// A stride-2 float access (32 lanes) has 2 words in 16 banks: 1 conflict;
+/// a stride-32 access has 32 words in one bank: 31 conflicts.
+//===----------------------------------------------------------------------===//
+#include "Exec.h"
+
+#include <algorithm>
+
+namespace klaraptor::emu {
+
+const char *name(InstClass C) {
+  switch (C) {
+  case InstClass::Integer: return "integer";
+  case InstClass::Fp32: return "fp32";
+  case InstClass::Fp64: return "fp64";
+  case InstClass::Special: return "special";
+  case InstClass::GlobalLoad: return "global_load";
+  case InstClass::GlobalStore: return "global_store";
+  case InstClass::SharedLoad: return "shared_load";
+  case InstClass::SharedStore: return "shared_store";
+  case InstClass::LocalLoad: return "local_load";
+  case InstClass::LocalStore: return "local_store";
+  case InstClass::Branch: return "branch";
+  case InstClass::Barrier: return "barrier";
+  case InstClass::Atomic: return "atomic";
+  case InstClass::Other: return "other";
+  case InstClass::Count: break;
+  }
+  return "?";
+}
+
+void Counters::add(const Counters &O) {
+  for (unsigned K = 0; K < unsigned(InstClass::Count); ++K)
+    WarpInst[K] += O.WarpInst[K];
+  ThreadInst += O.ThreadInst;
+  GLdReq += O.GLdReq;
+  GLdSec += O.GLdSec;
+  GStReq += O.GStReq;
+  GStSec += O.GStSec;
+  GAtReq += O.GAtReq;
+  GAtSec += O.GAtSec;
+  SLdReq += O.SLdReq;
+  SStReq += O.SStReq;
+  SConflicts += O.SConflicts;
+  Branches += O.Branches;
+  Divergent += O.Divergent;
+}
+
+unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
+  if (!Mask)
+    return 0;
+  // Usual case: naturally aligned accesses of at most 32 bytes (each in
+  // one sector), all within 64 sectors (2 KiB) of the lowest: a bitmap.
+  if (Bytes <= 32) {
+    uint64_t Lo = ~0ull, Hi = 0;
+    bool Aligned = true;
+    if (Mask == 0xffffffffu) {
+      uint64_t Mis = 0;
+      for (unsigned L = 0; L < 32; ++L) {
+        Lo = std::min(Lo, Addr[L]);
+        Hi = std::max(Hi, Addr[L]);
+        Mis |= Addr[L] & (Bytes - 1);
+      }
+      Aligned = Mis == 0;
+    } else {
+      uint32_t M = Mask;
+      while (M) {
+        unsigned L = unsigned(__builtin_ctz(M));
+        M &= M - 1;
+        Lo = std::min(Lo, Addr[L]);
+        Hi = std::max(Hi, Addr[L]);
+        Aligned &= (Addr[L] & (Bytes - 1)) == 0;
+      }
+    }
+    Lo >>= 5;
+    Hi >>= 5;
+    if (Aligned && (Bytes & (Bytes - 1)) == 0 && Hi - Lo < 64) {
+      uint64_t Bits = 0;
+      if (Mask == 0xffffffffu) {
+        for (unsigned L = 0; L < 32; ++L)
+          Bits |= 1ull << ((Addr[L] >> 5) - Lo);
+      } else {
+        uint32_t M = Mask;
+        while (M) {
+          unsigned L = unsigned(__builtin_ctz(M));
+          M &= M - 1;
+          Bits |= 1ull << ((Addr[L] >> 5) - Lo);
+        }
+      }
+      return popc64(Bits);
+    }
+  }
+  uint64_t Sec[64];
+  unsigned N = 0;
+  bool Sorted = true;
+  while (Mask) {
+    unsigned L = unsigned(__builtin_ctz(Mask));
+    Mask &= Mask - 1;
+    uint64_t First = Addr[L] >> 5, Last = (Addr[L] + Bytes - 1) >> 5;
+    for (uint64_t S = First; S <= Last && N < 64; ++S) {
+      if (N && S < Sec[N - 1])
+        Sorted = false;
+      Sec[N++] = S;
+    }
+  }
+  if (!Sorted)
+    std::sort(Sec, Sec + N);
+  unsigned Distinct = 1;
+  for (unsigned K = 1; K < N; ++K)
+    Distinct += Sec[K] != Sec[K - 1];
+  return Distinct;
+}
+
+unsigned countBankConflicts(const uint64_t *Addr, uint32_t Mask,
+                            unsigned Bytes) {
+  if (!Mask)
+    return 0;
+  unsigned WordsPerLane = Bytes <= 4 ? 1 : Bytes / 4;
+  // Fast path: single-word accesses hitting distinct banks or one word.
+  if (WordsPerLane == 1) {
+    uint32_t Banks = 0;
+    bool Clash = false;
+    uint64_t W0 = Addr[__builtin_ctz(Mask)] >> 2;
+    bool AllSame = true;
+    uint32_t M = Mask;
+    while (M) {
+      unsigned L = unsigned(__builtin_ctz(M));
+      M &= M - 1;
+      uint64_t W = Addr[L] >> 2;
+      AllSame &= W == W0;
+      uint32_t Bit = 1u << (W & 31);
+      Clash |= (Banks & Bit) != 0;
+      Banks |= Bit;
+    }
+    if (!Clash || AllSame)
+      return 0;
+  }
+  uint64_t Words[128];
+  unsigned N = 0;
+  uint32_t M = Mask;
+  while (M) {
+    unsigned L = unsigned(__builtin_ctz(M));
+    M &= M - 1;
+    uint64_t W = Addr[L] >> 2;
+    for (unsigned K = 0; K < WordsPerLane; ++K)
+      Words[N++] = W + K;
+  }
+  std::sort(Words, Words + N);
+  N = unsigned(std::unique(Words, Words + N) - Words);
+  unsigned PerBank[32] = {};
+  unsigned Max = 0;
+  for (unsigned K = 0; K < N; ++K)
+    Max = std::max(Max, ++PerBank[Words[K] & 31]);
+  unsigned Ideal = (N + 31) / 32;
+  return Max > Ideal ? Max - Ideal : 0;
+}
+
+} // namespace klaraptor::emu

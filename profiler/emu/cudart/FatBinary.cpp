@@ -1,0 +1,309 @@
+//===- FatBinary.cpp - PTX and register counts out of a CUDA fat binary ---===//
+///
+/// \file
+/// Readers for the layouts documented in FatBinary.h. Every read is bounds
+/// checked: a malformed fatbin is an error, never a crash.
+//===----------------------------------------------------------------------===//
+#include "FatBinary.h"
+
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+
+namespace klaraptor::emurt {
+
+namespace {
+
+template <typename T> T readAt(const uint8_t *P) {
+  T V;
+  std::memcpy(&V, P, sizeof V);
+  return V;
+}
+
+constexpr uint64_t FlagCompressed = 0x8000;
+constexpr uint32_t ZstdMagic = 0xFD2FB528;
+
+std::string hex(uint64_t V) {
+  char Buf[24];
+  snprintf(Buf, sizeof Buf, "0x%llx", static_cast<unsigned long long>(V));
+  return Buf;
+}
+
+/// libzstd's one-shot decoder, loaded on first use.
+struct Zstd {
+  size_t (*Decompress)(void *, size_t, const void *, size_t) = nullptr;
+  unsigned (*IsError)(size_t) = nullptr;
+  const char *(*ErrorName)(size_t) = nullptr;
+
+  static const Zstd &get() {
+    static const Zstd Z = [] {
+      Zstd Z;
+      void *H = ::dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
+      if (!H)
+        return Z;
+      Z.Decompress = reinterpret_cast<decltype(Z.Decompress)>(
+          ::dlsym(H, "ZSTD_decompress"));
+      Z.IsError =
+          reinterpret_cast<decltype(Z.IsError)>(::dlsym(H, "ZSTD_isError"));
+      Z.ErrorName = reinterpret_cast<decltype(Z.ErrorName)>(
+          ::dlsym(H, "ZSTD_getErrorName"));
+      if (!Z.Decompress || !Z.IsError)
+        Z.Decompress = nullptr;
+      return Z;
+    }();
+    return Z;
+  }
+};
+
+const char *kindName(uint16_t K) {
+  return K == FatbinEntry::Ptx ? "PTX" : K == FatbinEntry::Elf ? "ELF" : "?";
+}
+
+} // namespace
+
+bool fatbinFromWrapper(const void *Wrapper, const uint8_t *&Fatbin,
+                       std::string &Error) {
+  if (!Wrapper) {
+    Error = "null fatbin wrapper";
+    return false;
+  }
+  const auto *W = static_cast<const uint8_t *>(Wrapper);
+  uint32_t Magic = readAt<uint32_t>(W);
+  if (Magic != FatbinWrapperMagic) {
+    Error = "fatbin wrapper magic is " + hex(Magic) + ", expected " +
+            hex(FatbinWrapperMagic);
+    return false;
+  }
+  Fatbin = readAt<const uint8_t *>(W + 8);
+  if (!Fatbin) {
+    Error = "fatbin wrapper has no data";
+    return false;
+  }
+  return true;
+}
+
+bool parseFatbin(const uint8_t *Data, std::vector<FatbinEntry> &Entries,
+                 std::string &Error) {
+  uint32_t Magic = readAt<uint32_t>(Data);
+  if (Magic != FatbinMagic) {
+    Error = "fatbin magic is " + hex(Magic) + ", expected " + hex(FatbinMagic);
+    return false;
+  }
+  uint16_t HeaderSize = readAt<uint16_t>(Data + 6);
+  uint64_t Size = readAt<uint64_t>(Data + 8);
+  if (HeaderSize < 16 || Size > (uint64_t(1) << 34)) {
+    Error = "fatbin header is malformed (header size " +
+            std::to_string(HeaderSize) + ", size " + std::to_string(Size) + ")";
+    return false;
+  }
+  const uint8_t *P = Data + HeaderSize, *End = P + Size;
+  while (P < End) {
+    if (End - P < 64) {
+      Error =
+          "fatbin entry header truncated at offset " + std::to_string(P - Data);
+      return false;
+    }
+    FatbinEntry E;
+    E.Kind = readAt<uint16_t>(P);
+    uint32_t EntryHeader = readAt<uint32_t>(P + 4);
+    uint64_t Padded = readAt<uint64_t>(P + 8);
+    uint32_t CompressedSize = readAt<uint32_t>(P + 16);
+    E.Minor = readAt<uint16_t>(P + 24);
+    E.Major = readAt<uint16_t>(P + 26);
+    E.Arch = readAt<uint32_t>(P + 28);
+    E.Flags = readAt<uint64_t>(P + 40);
+    E.UncompressedSize = readAt<uint64_t>(P + 56);
+    if (EntryHeader < 64 || uint64_t(End - P) < EntryHeader ||
+        uint64_t(End - P) - EntryHeader < Padded) {
+      Error = "fatbin entry at offset " + std::to_string(P - Data) +
+              " runs past the end of the fatbin";
+      return false;
+    }
+    E.Payload = P + EntryHeader;
+    E.Compressed = (E.Flags & FlagCompressed) != 0;
+    E.PayloadSize = E.Compressed && CompressedSize && CompressedSize <= Padded
+                        ? CompressedSize
+                        : Padded;
+    Entries.push_back(E);
+    P += EntryHeader + Padded;
+  }
+  return true;
+}
+
+bool entryPayload(const FatbinEntry &E, std::string &Out, std::string &Error) {
+  if (!E.Compressed) {
+    Out.assign(reinterpret_cast<const char *>(E.Payload), E.PayloadSize);
+    return true;
+  }
+  std::string What = std::string(kindName(E.Kind)) + " entry for arch " +
+                     std::to_string(E.Arch);
+  if (E.PayloadSize < 4 || readAt<uint32_t>(E.Payload) != ZstdMagic) {
+    Error = "the fatbin's " + What +
+            " is compressed in a format the emulator does not know; build "
+            "the program with 'nvcc --no-compress' (klaraptor-clang++ does)";
+    return false;
+  }
+  const Zstd &Z = Zstd::get();
+  if (!Z.Decompress) {
+    Error = "the fatbin's " + What +
+            " is zstd-compressed and libzstd.so.1 cannot be loaded; build "
+            "the program with 'nvcc --no-compress' (klaraptor-clang++ does)";
+    return false;
+  }
+  if (!E.UncompressedSize || E.UncompressedSize > (uint64_t(1) << 32)) {
+    Error = "the fatbin's " + What + " does not record its uncompressed size";
+    return false;
+  }
+  Out.resize(E.UncompressedSize);
+  size_t N = Z.Decompress(Out.data(), Out.size(), E.Payload, E.PayloadSize);
+  if (Z.IsError(N) || N != E.UncompressedSize) {
+    Error = "cannot decompress the fatbin's " + What + ": " +
+            (Z.IsError(N) && Z.ErrorName ? Z.ErrorName(N)
+                                         : "size differs from the header");
+    return false;
+  }
+  return true;
+}
+
+bool readCubin(const uint8_t *Elf, size_t Size,
+               std::map<std::string, CubinFunction> &Functions,
+               std::string &Error) {
+  auto Fail = [&](const std::string &M) {
+    Error = "cubin: " + M;
+    return false;
+  };
+  if (Size < 64 || std::memcmp(Elf,
+                               "\x7f"
+                               "ELF",
+                               4) != 0)
+    return Fail("not an ELF file");
+  if (Elf[4] != 2 || Elf[5] != 1)
+    return Fail("not a 64-bit little-endian ELF file");
+  uint64_t ShOff = readAt<uint64_t>(Elf + 0x28);
+  uint16_t ShEntSize = readAt<uint16_t>(Elf + 0x3A);
+  uint16_t ShNum = readAt<uint16_t>(Elf + 0x3C);
+  uint16_t ShStrNdx = readAt<uint16_t>(Elf + 0x3E);
+  if (ShEntSize < 64 || ShOff > Size ||
+      uint64_t(ShNum) * ShEntSize > Size - ShOff || ShStrNdx >= ShNum)
+    return Fail("section headers out of bounds");
+  struct Section {
+    uint32_t Name, Type, Link;
+    uint64_t Offset, Size;
+  };
+  std::vector<Section> Sections(ShNum);
+  for (unsigned I = 0; I < ShNum; ++I) {
+    const uint8_t *H = Elf + ShOff + uint64_t(I) * ShEntSize;
+    Section &S = Sections[I];
+    S.Name = readAt<uint32_t>(H);
+    S.Type = readAt<uint32_t>(H + 4);
+    S.Offset = readAt<uint64_t>(H + 0x18);
+    S.Size = readAt<uint64_t>(H + 0x20);
+    S.Link = readAt<uint32_t>(H + 0x28);
+    if (S.Type != 8 /*SHT_NOBITS*/ &&
+        (S.Offset > Size || S.Size > Size - S.Offset))
+      return Fail("section " + std::to_string(I) + " out of bounds");
+  }
+  auto StringAt = [&](const Section &Table, uint64_t Off) -> std::string {
+    if (Off >= Table.Size)
+      return {};
+    const char *B = reinterpret_cast<const char *>(Elf + Table.Offset + Off);
+    return std::string(B, strnlen(B, Table.Size - Off));
+  };
+  const Section &ShStr = Sections[ShStrNdx];
+  // The symbol table and its names.
+  const Section *SymTab = nullptr;
+  for (const Section &S : Sections)
+    if (S.Type == 2 /*SHT_SYMTAB*/)
+      SymTab = &S;
+  if (!SymTab || SymTab->Link >= ShNum)
+    return Fail("no symbol table");
+  const Section &SymStr = Sections[SymTab->Link];
+  uint64_t NumSyms = SymTab->Size / 24;
+  auto SymbolName = [&](uint32_t Index) -> std::string {
+    if (Index >= NumSyms)
+      return {};
+    const uint8_t *Sym = Elf + SymTab->Offset + uint64_t(Index) * 24;
+    return StringAt(SymStr, readAt<uint32_t>(Sym));
+  };
+  for (const Section &S : Sections) {
+    std::string Name = StringAt(ShStr, S.Name);
+    if (Name != ".nv.info" && Name.rfind(".nv.info.", 0) != 0)
+      continue;
+    const uint8_t *P = Elf + S.Offset, *End = P + S.Size;
+    while (End - P >= 4) {
+      uint8_t Format = P[0], Attribute = P[1];
+      uint16_t SizeOrValue = readAt<uint16_t>(P + 2);
+      P += 4;
+      if (Format != 4 /*EIFMT_SVAL*/)
+        continue;
+      if (End - P < SizeOrValue)
+        return Fail("attribute runs past the end of " + Name);
+      if ((Attribute == 0x2F /*EIATTR_REGCOUNT*/ ||
+           Attribute == 0x11 /*EIATTR_FRAME_SIZE*/) &&
+          SizeOrValue == 8) {
+        std::string Fn = SymbolName(readAt<uint32_t>(P));
+        uint32_t Value = readAt<uint32_t>(P + 4);
+        if (!Fn.empty()) {
+          CubinFunction &F = Functions[Fn];
+          if (Attribute == 0x2F) {
+            F.Registers = Value;
+            F.HasRegisters = true;
+          } else {
+            F.FrameSize = Value;
+          }
+        }
+      }
+      P += SizeOrValue;
+    }
+  }
+  return true;
+}
+
+ImageError selectImage(const std::vector<FatbinEntry> &Entries,
+                       uint32_t DeviceArch, KernelImage &Image,
+                       std::string &Error) {
+  const FatbinEntry *Ptx = nullptr, *Cubin = nullptr;
+  std::string Have;
+  for (const FatbinEntry &E : Entries) {
+    Have += std::string(Have.empty() ? "" : ", ") +
+            (E.Kind == FatbinEntry::Ptx ? "compute_" : "sm_") +
+            std::to_string(E.Arch) + (E.Compressed ? " (compressed)" : "");
+    if (E.Arch > DeviceArch)
+      continue;
+    if (E.Kind == FatbinEntry::Ptx && (!Ptx || E.Arch > Ptx->Arch))
+      Ptx = &E;
+    // A cubin runs on devices of its major version and a minor at least
+    // its own.
+    if (E.Kind == FatbinEntry::Elf && E.Arch / 10 == DeviceArch / 10 &&
+        (!Cubin || E.Arch > Cubin->Arch))
+      Cubin = &E;
+  }
+  if (!Ptx) {
+    Error = "the program's fatbin holds no PTX for compute_" +
+            std::to_string(DeviceArch) + " or older (it has: " +
+            (Have.empty() ? std::string("nothing") : Have) +
+            "); the emulator runs PTX: build with klaraptor-clang++, or "
+            "nvcc with -gencode arch=compute_XX,code=compute_XX";
+    return ImageError::NoImage;
+  }
+  std::string Text;
+  if (!entryPayload(*Ptx, Text, Error))
+    return ImageError::Compressed;
+  // The PTX text is NUL-terminated and padded.
+  Text.resize(strnlen(Text.data(), Text.size()));
+  Image.Ptx = std::move(Text);
+  Image.PtxArch = Ptx->Arch;
+  if (Cubin) {
+    std::string Elf;
+    std::string Why;
+    if (entryPayload(*Cubin, Elf, Why) &&
+        readCubin(reinterpret_cast<const uint8_t *>(Elf.data()), Elf.size(),
+                  Image.Functions, Why))
+      Image.CubinArch = Cubin->Arch;
+    else
+      Image.Functions.clear();
+  }
+  return ImageError::None;
+}
+
+} // namespace klaraptor::emurt

@@ -1,0 +1,179 @@
+//===- FrontEndTest.cpp - PTX parsing, module variables and kernel info ---===//
+///
+/// \file
+/// Directives, comments and debug sections, variables with initializers
+/// (arrays, floats, addresses of other symbols), parameter layout,
+/// performance directives, nested scopes and inline-asm blocks, call
+/// prototypes and external declarations.
+//===----------------------------------------------------------------------===//
+#include "EmuTestSupport.h"
+
+using namespace emutest;
+
+namespace {
+
+TEST(FrontEnd, ModuleVariablesAndInitializers) {
+  std::string P = ptxHeader() + R"(
+// a comment
+/* a block
+   comment */
+.file 1 "/tmp/x.cu"
+.global .align 4 .b8 bytes[8] = {1, 2, 3, 4, 0, 0, 128, 63};
+.const .align 4 .f32 floats[3] = {0f3F800000, 2.5, -0f40000000};
+.global .align 8 .u64 ptrs[2] = {generic(bytes), floats+4};
+.global .s32 scalar = -7;
+.global .align 16 .b8 zeros[32];
+.const .align 8 .f64 d = 0d3FF8000000000000;
+.extern .global .align 4 .b8 missing[];
+.visible .entry k(
+  .param .u64 .ptr .global .align 8 k_param_0,
+  .param .align 8 .b8 k_param_1[12],
+  .param .u8 k_param_2,
+  .param .f64 k_param_3
+)
+.maxntid 128, 2, 1
+.minnctapersm 4
+{
+  .loc 1 10 3
+  ret;
+}
+.section .debug_info
+{
+  .b32 42
+  .b8 0, 1
+}
+)";
+  auto M = load(P);
+  ASSERT_TRUE(M);
+  void *A;
+  size_t S;
+  ASSERT_TRUE(M->findGlobal("bytes", A, S));
+  EXPECT_EQ(S, 8u);
+  float F;
+  std::memcpy(&F, static_cast<uint8_t *>(A) + 4, 4);
+  EXPECT_EQ(F, 1.0f);
+  void *FA;
+  ASSERT_TRUE(M->findGlobal("floats", FA, S));
+  float *Fl = static_cast<float *>(FA);
+  EXPECT_EQ(Fl[0], 1.0f);
+  EXPECT_EQ(Fl[1], 2.5f);
+  EXPECT_EQ(Fl[2], -2.0f);
+  ASSERT_TRUE(M->findGlobal("ptrs", A, S));
+  uint64_t *Ptr = static_cast<uint64_t *>(A);
+  void *BA;
+  ASSERT_TRUE(M->findGlobal("bytes", BA, S));
+  EXPECT_EQ(Ptr[0], uint64_t(BA));
+  EXPECT_EQ(Ptr[1], uint64_t(FA) + 4);
+  ASSERT_TRUE(M->findGlobal("scalar", A, S));
+  EXPECT_EQ(*static_cast<int32_t *>(A), -7);
+  ASSERT_TRUE(M->findGlobal("zeros", A, S));
+  EXPECT_EQ(S, 32u);
+  EXPECT_EQ(uint64_t(A) % 16, 0u);
+  ASSERT_TRUE(M->findGlobal("d", A, S));
+  EXPECT_EQ(*static_cast<double *>(A), 1.5);
+  EXPECT_FALSE(M->findGlobal("missing", A, S));
+  const KernelInfo *K = M->findKernel("k");
+  ASSERT_TRUE(K);
+  ASSERT_EQ(K->Params.size(), 4u);
+  EXPECT_EQ(K->Params[0].Offset, 0u);
+  EXPECT_EQ(K->Params[0].Size, 8u);
+  EXPECT_EQ(K->Params[1].Offset, 8u);
+  EXPECT_EQ(K->Params[1].Size, 12u);
+  EXPECT_EQ(K->Params[1].Align, 8u);
+  EXPECT_EQ(K->Params[2].Offset, 20u);
+  EXPECT_EQ(K->Params[2].Size, 1u);
+  EXPECT_EQ(K->Params[3].Offset, 24u);
+  EXPECT_EQ(K->ParamBytes, 32u);
+  EXPECT_EQ(K->MaxThreads, 256u);
+  EXPECT_EQ(M->kernels().size(), 1u);
+}
+
+TEST(FrontEnd, ScopesInlineAsmAndPrototypes) {
+  std::string P = ptxHeader() + R"(
+.extern .func (.param .b32 func_retval0) vprintf
+(
+  .param .b64 vprintf_param_0,
+  .param .b64 vprintf_param_1
+)
+;
+.weak .func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %a;
+  ld.param.b32 %a, [x];
+  shl.b32 %a, %a, 1;
+  st.param.b32 [r], %a;
+  ret;
+}
+.visible .entry k(.param .u64 out, .param .u32 v)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [v];
+  // begin inline asm
+  { .reg .b32 %r1; mov.u32 %r1, 1000; add.u32 %r2, %r1, 1; }
+  // end inline asm
+  { .reg .b32 tmp;
+    mov.b32 tmp, %r1;
+    add.u32 %r3, tmp, %r2;
+  }
+  mov.u64 %rd2, twice;
+  {
+    .param .b32 param0;
+    st.param.b32 [param0+0], %r3;
+    .param .b32 retval0;
+    prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);
+    call (retval0), %rd2, (param0), prototype_0;
+    ld.param.b32 %r3, [retval0+0];
+  }
+  st.global.u32 [%rd1], %r3;
+  ret;
+}
+)";
+  auto M = load(P);
+  ASSERT_TRUE(M);
+  Buffer<uint32_t> Out(1);
+  uint32_t *O = Out.data(), V = 5;
+  LaunchResult R = run(*M, "k", {1, 1, 1}, {1, 1, 1}, {&O, &V});
+  ASSERT_EQ(R.Status, LaunchStatus::Ok) << R.Message;
+  // The inner %r1 shadows the outer one only inside its braces.
+  EXPECT_EQ(Out[0], 2u * (5 + 1001));
+}
+
+TEST(FrontEnd, SyntaxErrors) {
+  struct {
+    const char *Body;
+    const char *Error;
+  } Cases[] = {
+      {".visible .entry k()\n{\n  bogus %r1\n}\n", "ptx:7: expected ',' or ';' after operand of 'bogus', found '}'"},
+      {".global .f32 x[2] = {1.0, 2.0, 3.0};\n", "ptx:4: too many initializers for 'x'"},
+      {".visible .entry k(.param .u32 a\n{\n}\n", "ptx:5: expected ',' or ')' in parameter list, found '{'"},
+      {".visible .entry k()\n{\n  mov.u32 %r1, 0f3F80;\n}\n", "ptx:6: malformed floating-point constant '0f3F80'"},
+  };
+  for (auto &C : Cases) {
+    std::string Err;
+    auto M = Module::load(ptxHeader() + C.Body, Err);
+    EXPECT_FALSE(M) << C.Body;
+    EXPECT_EQ(Err, C.Error) << C.Body;
+  }
+}
+
+TEST(FrontEnd, InvalidInstructionsAreReportedWhenExecuted) {
+  std::string P = ptxHeader() + R"(
+.visible .entry k()
+{
+  .reg .b32 %r<2>;
+  add.s32 %r1, %nosuch, 1;
+  ret;
+}
+)";
+  auto M = load(P);
+  ASSERT_TRUE(M);
+  ASSERT_EQ(M->findKernel("k")->Unsupported.size(), 1u);
+  LaunchResult R = run(*M, "k", {1, 1, 1}, {1, 1, 1}, {});
+  EXPECT_EQ(R.Status, LaunchStatus::UnsupportedInstruction);
+  EXPECT_EQ(R.Message, "invalid instruction 'add.s32': unknown register '%nosuch' in kernel "
+                       "'k' at PTX line 8 (block 0,0,0)");
+}
+
+} // namespace

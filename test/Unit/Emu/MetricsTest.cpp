@@ -1,0 +1,286 @@
+//===- MetricsTest.cpp - launch metrics against hand-derived counts -------===//
+///
+/// \file
+/// Instruction classes, thread instructions, global requests and sectors
+/// (coalescing), shared-memory bank conflicts, branches, launch geometry
+/// and sampling, each on a kernel whose counts follow from its text.
+//===----------------------------------------------------------------------===//
+#include "EmuTestSupport.h"
+
+using namespace emutest;
+
+namespace {
+
+uint64_t cls(const LaunchMetrics &M, InstClass C) {
+  return M.WarpInstructions[unsigned(C)];
+}
+
+TEST(Metrics, InstructionClasses) {
+  std::string P = ptxHeader() + R"(
+.visible .entry cls(.param .u64 p)
+{
+  .reg .b64 %rd<3>;
+  .reg .f32 %f<3>;
+  .reg .f64 %fd<3>;
+  .reg .b32 %r<3>;
+  ld.param.u64 %rd1, [p];
+  ld.global.f32 %f1, [%rd1];
+  add.f32 %f2, %f1, %f1;
+  sin.approx.f32 %f2, %f2;
+  cvt.f64.f32 %fd1, %f2;
+  mul.f64 %fd2, %fd1, %fd1;
+  st.global.f64 [%rd1+8], %fd2;
+  bar.sync 0;
+  atom.global.add.u32 %r1, [%rd1+16], 1;
+  shfl.sync.idx.b32 %r2, %r1, 0, 31, -1;
+  ret;
+}
+)";
+  auto M = load(P);
+  Buffer<uint64_t> Buf(4);
+  uint64_t *BP = Buf.data();
+  M->setRegisters("cls", 17);
+  for (unsigned Threads : {64u, 40u}) {
+    LaunchMetrics Mt;
+    ASSERT_EQ(run(*M, "cls", {3, 1, 1}, {Threads, 1, 1}, {&BP}, &Mt).Status, LaunchStatus::Ok);
+    uint64_t W = 3 * 2; // warps
+    EXPECT_EQ(cls(Mt, InstClass::Integer), W);
+    EXPECT_EQ(cls(Mt, InstClass::GlobalLoad), W);
+    EXPECT_EQ(cls(Mt, InstClass::Fp32), W);
+    EXPECT_EQ(cls(Mt, InstClass::Special), W);
+    EXPECT_EQ(cls(Mt, InstClass::Fp64), 2 * W);
+    EXPECT_EQ(cls(Mt, InstClass::GlobalStore), W);
+    EXPECT_EQ(cls(Mt, InstClass::Barrier), W);
+    EXPECT_EQ(cls(Mt, InstClass::Atomic), W);
+    EXPECT_EQ(cls(Mt, InstClass::Other), W);
+    EXPECT_EQ(cls(Mt, InstClass::Branch), W); // ret
+    EXPECT_EQ(cls(Mt, InstClass::SharedLoad), 0u);
+    EXPECT_EQ(Mt.ThreadInstructions, 11u * 3 * Threads);
+    EXPECT_EQ(Mt.Branches, 0u);
+    // All lanes access the same word: one sector per request.
+    EXPECT_EQ(Mt.GlobalLoadRequests, W);
+    EXPECT_EQ(Mt.GlobalLoadSectors, W);
+    EXPECT_EQ(Mt.GlobalStoreRequests, W);
+    EXPECT_EQ(Mt.GlobalStoreSectors, W);
+    EXPECT_EQ(Mt.GlobalAtomicRequests, W);
+    EXPECT_EQ(Mt.GlobalAtomicSectors, W);
+    EXPECT_EQ(Mt.WarpsLaunched, W);
+    EXPECT_EQ(Mt.BlocksLaunched, 3u);
+    EXPECT_EQ(Mt.BlocksExecuted, 3u);
+    EXPECT_EQ(Mt.RegistersPerThread, 17u);
+    EXPECT_FALSE(Mt.Sampled);
+  }
+}
+
+/// out[i] = in[i * stride] over 256 threads (8 warps), element type T.
+std::string copyKernel(const std::string &T, unsigned Size, const std::string &Vec = "") {
+  std::string Regs = Vec.empty() ? "%v1" : "{%v1, %v2, %v3, %v4}";
+  return ptxHeader() + R"(
+.visible .entry copy(.param .u64 in, .param .u64 out, .param .u32 stride, .param .u32 shift)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<8>;
+  .reg .)" + T + R"( %v<5>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r1, [stride];
+  ld.param.u32 %r5, [shift];
+  mov.u32 %r2, %tid.x;
+  add.u32 %r2, %r2, %r5;
+  mul.lo.u32 %r3, %r2, %r1;
+  mul.wide.u32 %rd3, %r3, )" + std::to_string(Size) + R"(;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global)" + Vec + "." + T + " " + Regs + R"(, [%rd4];
+  mul.wide.u32 %rd5, %r2, )" + std::to_string(Size) + R"(;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global)" + Vec + "." + T + R"( [%rd6], )" + Regs + R"(;
+  ret;
+}
+)";
+}
+
+struct CopyCase {
+  const char *Type;
+  unsigned Size;
+  const char *Vec;
+  unsigned Stride, Shift;
+  uint64_t LoadSectorsPerRequest, StoreSectorsPerRequest;
+};
+
+TEST(Metrics, CoalescingSectorsPerRequest) {
+  CopyCase Cases[] = {
+      {"f32", 4, "", 1, 0, 4, 4},      // coalesced floats: 128 bytes, 4 sectors
+      {"f32", 4, "", 32, 0, 32, 4},    // stride 32 floats: a sector per lane
+      {"f32", 4, "", 2, 0, 8, 4},      // stride 2: 256 bytes
+      {"f32", 4, "", 0, 0, 1, 4},      // all lanes one address
+      {"f32", 4, "", 1, 1, 5, 5},      // shifted by one float: 5 sectors
+      {"f64", 8, "", 1, 0, 8, 8},      // doubles: 256 bytes
+      {"f32", 16, ".v4", 1, 0, 16, 16}, // float4: 512 bytes
+      {"u8", 1, "", 1, 0, 1, 1},       // bytes: 32 bytes
+  };
+  for (const CopyCase &C : Cases) {
+    auto M = load(copyKernel(C.Type, C.Size, C.Vec));
+    Buffer<uint8_t> In(size_t(C.Size) * 257 * std::max(1u, C.Stride) + 256), Out(C.Size * 260);
+    uint8_t *IP = In.data(), *OP = Out.data();
+    unsigned Stride = C.Stride, Shift = C.Shift;
+    LaunchMetrics Mt;
+    ASSERT_EQ(run(*M, "copy", {1, 1, 1}, {256, 1, 1}, {&IP, &OP, &Stride, &Shift}, &Mt).Status,
+              LaunchStatus::Ok);
+    EXPECT_EQ(Mt.GlobalLoadRequests, 8u) << C.Type << C.Vec << " stride " << C.Stride;
+    EXPECT_EQ(Mt.GlobalStoreRequests, 8u);
+    EXPECT_EQ(Mt.GlobalLoadSectors, 8 * C.LoadSectorsPerRequest)
+        << C.Type << C.Vec << " stride " << C.Stride << " shift " << C.Shift;
+    EXPECT_EQ(Mt.GlobalStoreSectors, 8 * C.StoreSectorsPerRequest)
+        << C.Type << C.Vec << " stride " << C.Stride << " shift " << C.Shift;
+  }
+}
+
+/// Each lane loads and stores shared words at (lane * stride) % 1024, with
+/// accesses of Bytes bytes.
+std::string sharedKernel(unsigned Bytes) {
+  std::string T = Bytes == 4 ? "u32" : Bytes == 8 ? "u64" : "u16";
+  return ptxHeader() + R"(
+.visible .entry sh(.param .u32 stride)
+{
+  .shared .align 16 .b8 buf[8192];
+  .reg .b32 %r<8>;
+  .reg .)" + T + R"( %v;
+  ld.param.u32 %r1, [stride];
+  mov.u32 %r2, %tid.x;
+  mul.lo.u32 %r3, %r2, %r1;
+  and.b32 %r3, %r3, 1023;
+  mul.lo.u32 %r3, %r3, )" + std::to_string(Bytes) + R"(;
+  mov.u32 %r4, buf;
+  add.u32 %r4, %r4, %r3;
+  ld.shared.)" + T + R"( %v, [%r4];
+  st.shared.)" + T + R"( [%r4], %v;
+  ret;
+}
+)";
+}
+
+TEST(Metrics, SharedMemoryBankConflicts) {
+  struct {
+    unsigned Bytes, Stride;
+    uint64_t ConflictsPerAccess;
+  } Cases[] = {
+      {4, 1, 0},  {4, 2, 1},  {4, 4, 3}, {4, 32, 31}, {4, 0, 0}, {4, 33, 0}, {4, 3, 0},
+      {8, 1, 0},  // 64-bit: two wavefronts are the minimum, no conflict
+      {8, 2, 2},  // words 4l, 4l+1: 4 per bank against a minimum of 2
+      {8, 16, 30}, // every lane in banks 0 and 1: 32 words each, minimum 2
+      {2, 1, 0},  // two lanes share a word
+  };
+  for (auto &C : Cases) {
+    auto M = load(sharedKernel(C.Bytes));
+    unsigned Stride = C.Stride;
+    LaunchMetrics Mt;
+    ASSERT_EQ(run(*M, "sh", {1, 1, 1}, {64, 1, 1}, {&Stride}, &Mt).Status, LaunchStatus::Ok);
+    EXPECT_EQ(Mt.SharedLoadRequests, 2u);
+    EXPECT_EQ(Mt.SharedStoreRequests, 2u);
+    EXPECT_EQ(Mt.SharedBankConflicts, 4 * C.ConflictsPerAccess)
+        << C.Bytes << " bytes, stride " << C.Stride;
+  }
+}
+
+TEST(Metrics, DivergentBranches) {
+  // `if (tid & 1)`: every warp splits once; a uniform branch does not.
+  std::string P = ptxHeader() + R"(
+.visible .entry br(.param .u64 out)
+{
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<3>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  setp.eq.u32 %p1, %r2, 0;
+  mov.u32 %r3, 1;
+  @%p1 bra $EVEN;
+  mov.u32 %r3, 2;
+$EVEN:
+  setp.lt.u32 %p2, %r1, 4096;
+  @%p2 bra $ALL;
+  mov.u32 %r3, 3;
+$ALL:
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd2, %rd1, %rd2;
+  st.global.u32 [%rd2], %r3;
+  ret;
+}
+)";
+  auto M = load(P);
+  Buffer<uint32_t> Out(256);
+  uint32_t *O = Out.data();
+  LaunchMetrics Mt;
+  ASSERT_EQ(run(*M, "br", {2, 1, 1}, {128, 1, 1}, {&O}, &Mt).Status, LaunchStatus::Ok);
+  EXPECT_EQ(Mt.Branches, 2u * 8);
+  EXPECT_EQ(Mt.DivergentBranches, 8u);
+  EXPECT_EQ(Out[0], 1u);
+  EXPECT_EQ(Out[1], 2u);
+}
+
+TEST(Metrics, LaunchGeometryAndMemorySizes) {
+  std::string P = ptxHeader() + R"(
+.extern .shared .align 16 .b8 dyn[];
+.visible .entry geo()
+{
+  .local .align 4 .b8 stack[40];
+  .shared .align 8 .b8 st[100];
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  mov.u32 %r1, st;
+  mov.u32 %r2, dyn;
+  st.shared.u32 [%r2], %r1;
+  mov.u64 %rd1, stack;
+  st.local.u32 [%rd1+36], %r1;
+  ret;
+}
+)";
+  auto M = load(P);
+  const KernelInfo *K = M->findKernel("geo");
+  ASSERT_TRUE(K);
+  EXPECT_EQ(K->StaticSharedBytes, 100u);
+  EXPECT_EQ(K->LocalBytes, 48u); // 40 rounded to 16
+  LaunchMetrics Mt;
+  ASSERT_EQ(run(*M, "geo", {4, 3, 2}, {10, 7, 1}, {}, &Mt, 64).Status, LaunchStatus::Ok);
+  EXPECT_EQ(Mt.BlocksLaunched, 24u);
+  EXPECT_EQ(Mt.WarpsLaunched, 24u * 3);
+  EXPECT_EQ(Mt.StaticSharedBytes, 100u);
+  EXPECT_EQ(Mt.DynamicSharedBytes, 64u);
+  EXPECT_EQ(Mt.LocalBytesPerThread, 48u);
+  EXPECT_EQ(Mt.WarpInstructions[unsigned(InstClass::LocalStore)], 72u);
+}
+
+TEST(Metrics, SamplingScalesCounts) {
+  auto M = load(copyKernel("f32", 4));
+  Buffer<float> In(256 * 100), Out(256 * 100);
+  // Every block copies the same 256 floats: sampled counts are exact.
+  float *IP = In.data(), *OP = Out.data();
+  unsigned Stride = 1, Shift = 0;
+  LaunchMetrics Full, Sampled;
+  ASSERT_EQ(run(*M, "copy", {100, 1, 1}, {256, 1, 1}, {&IP, &OP, &Stride, &Shift}, &Full)
+                .Status,
+            LaunchStatus::Ok);
+  ASSERT_EQ(run(*M, "copy", {100, 1, 1}, {256, 1, 1}, {&IP, &OP, &Stride, &Shift}, &Sampled,
+                0, 1, 10)
+                .Status,
+            LaunchStatus::Ok);
+  EXPECT_TRUE(Sampled.Sampled);
+  EXPECT_EQ(Sampled.BlocksExecuted, 10u);
+  EXPECT_EQ(Sampled.BlocksLaunched, 100u);
+  EXPECT_EQ(Sampled.WarpsLaunched, 800u);
+  EXPECT_EQ(Sampled.ThreadInstructions, Full.ThreadInstructions);
+  EXPECT_EQ(Sampled.GlobalLoadSectors, Full.GlobalLoadSectors);
+  for (unsigned K = 0; K < unsigned(InstClass::Count); ++K)
+    EXPECT_EQ(Sampled.WarpInstructions[K], Full.WarpInstructions[K]);
+  // More samples than blocks: everything runs, nothing is scaled.
+  LaunchMetrics All;
+  ASSERT_EQ(run(*M, "copy", {5, 1, 1}, {256, 1, 1}, {&IP, &OP, &Stride, &Shift}, &All, 0, 1,
+                50)
+                .Status,
+            LaunchStatus::Ok);
+  EXPECT_FALSE(All.Sampled);
+  EXPECT_EQ(All.BlocksExecuted, 5u);
+}
+
+} // namespace
