@@ -1,0 +1,68 @@
+//===- Lapack.h - the two SVD solvers the fitter uses -----------*- C++ -*-===//
+///
+/// \file
+/// Thin wrappers over LAPACK's Fortran entry points (no LAPACKE): dgelsd for
+/// minimum-norm least squares with a numerical rank, and dgesvd for the right
+/// singular vectors of a homogeneous system. Matrices are column-major.
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_FITTING_LAPACK_H
+#define KLARAPTOR_FITTING_LAPACK_H
+
+#include <string>
+#include <vector>
+
+namespace klaraptor {
+namespace fitting {
+
+/// A column-major M x N matrix.
+struct Matrix {
+  int Rows = 0, Cols = 0;
+  std::vector<double> Data;
+  Matrix() = default;
+  Matrix(int R, int C) : Rows(R), Cols(C), Data(size_t(R) * C, 0.0) {}
+  double &at(int R, int C) { return Data[size_t(C) * Rows + R]; }
+  double at(int R, int C) const { return Data[size_t(C) * Rows + R]; }
+  double *column(int C) { return Data.data() + size_t(C) * Rows; }
+  const double *column(int C) const { return Data.data() + size_t(C) * Rows; }
+};
+
+/// What a least-squares solve found.
+struct LeastSquares {
+  std::vector<double> X;        ///< the minimum-norm solution (N values)
+  std::vector<double> Singular; ///< singular values, largest first
+  int Rank = 0;                 ///< values above RCond * largest
+  std::string Error;            ///< non-empty when LAPACK failed
+  /// Largest over smallest singular value kept in the rank.
+  double condition() const;
+};
+
+/// min ||A x - B||_2 by dgelsd; singular values below RCond times the largest
+/// count as zero, which makes the solution the minimum-norm one.
+LeastSquares solveLeastSquares(Matrix A, std::vector<double> B, double RCond);
+
+/// What a singular value decomposition found.
+struct Svd {
+  std::vector<double> Singular; ///< min(M, N) values, largest first
+  Matrix V;                     ///< N x min(M, N): right singular vectors
+  std::string Error;
+};
+
+/// The singular values and right singular vectors of A by dgesvd.
+Svd singularValueDecomposition(Matrix A);
+
+/// A least-squares solve by QR (dgeqrf, dormqr, back substitution), valid
+/// when FullRank: no diagonal entry of R below RCond times the largest.
+struct QrSolution {
+  bool FullRank = false;
+  std::vector<double> X;
+  double Condition = 0; ///< largest over smallest |R_ii| (an estimate)
+};
+QrSolution solveByQr(Matrix A, std::vector<double> B, double RCond);
+
+/// The upper-triangular factor R (N x N) of A = QR by dgeqrf; needs M >= N.
+bool qrTriangle(Matrix A, Matrix &R);
+
+} // namespace fitting
+} // namespace klaraptor
+
+#endif // KLARAPTOR_FITTING_LAPACK_H

@@ -1,0 +1,33 @@
+//===- Commands.h - the subcommands of the klaraptor CLI --------*- C++ -*-===//
+///
+/// \file
+/// Each subcommand is a function taking its own arguments (argv after the
+/// subcommand's name) and returning the process exit status. Main.cpp holds
+/// the table that maps names to these functions; a new subcommand is one
+/// declaration here, one file, and one table row.
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_TOOLS_KLARAPTOR_COMMANDS_H
+#define KLARAPTOR_TOOLS_KLARAPTOR_COMMANDS_H
+
+#include <string>
+#include <vector>
+
+namespace klaraptor {
+namespace cli {
+
+using Args = std::vector<std::string>;
+
+/// `klaraptor fit-table FILE.csv --target COLUMN [options]`
+int runFitTable(const Args &A);
+/// The usage text of fit-table.
+const char *fitTableUsage();
+
+/// Prints `klaraptor: error: MESSAGE` to stderr.
+void error(const std::string &Message);
+/// Prints `klaraptor: warning: MESSAGE` to stderr.
+void warning(const std::string &Message);
+
+} // namespace cli
+} // namespace klaraptor
+
+#endif // KLARAPTOR_TOOLS_KLARAPTOR_COMMANDS_H
