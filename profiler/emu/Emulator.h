@@ -117,6 +117,8 @@ struct LaunchResult {
   std::string Message;
 };
 
+class TraceSink;
+
 struct LaunchOptions {
   Dim3 Grid, Block;
   size_t DynamicSharedBytes = 0;
@@ -143,6 +145,35 @@ struct LaunchOptions {
   /// stops the launch with LaunchStatus::Trap (a kernel that never ends
   /// cannot hang the emulator). Checked every 65536 instructions of a warp.
   uint64_t MaxWarpInstructionsPerBlock = 0;
+  /// When not null: the blocks it asks for record every warp instruction
+  /// they execute (a separate warp loop; launches without a sink run the
+  /// untraced one). Implies the memory metrics are computed.
+  TraceSink *Trace = nullptr;
+};
+
+/// Where a traced memory instruction went (TraceEvent::Space).
+enum class TraceSpace : uint8_t { None, Global, Shared, Local };
+
+/// One executed warp instruction, as a timing model needs it
+/// (LaunchOptions::Trace; profiler/emu/timing).
+struct TraceEvent {
+  uint32_t Pc = 0;     ///< index into the kernel's decoded code
+  uint32_t Active = 0; ///< lanes that executed it (guard applied)
+  /// Global/local: distinct 32-byte sectors; shared: wavefronts (1 + bank
+  /// conflict replays); otherwise 0.
+  uint32_t Units = 0;
+  TraceSpace Space = TraceSpace::None;
+};
+
+/// Receives the per-warp instruction streams of the blocks it asks for.
+class TraceSink {
+public:
+  virtual ~TraceSink();
+  /// Called before block \p Linear runs, possibly from several host
+  /// threads at once: the \p Warps buffers (one per warp of the block) its
+  /// events are appended to, or null to run the block untraced.
+  virtual std::vector<TraceEvent> *traceBlock(uint64_t Linear,
+                                              uint32_t Warps) = 0;
 };
 
 class ModuleImpl;

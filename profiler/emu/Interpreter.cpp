@@ -63,7 +63,9 @@ private:
   bool used(uint32_t Slot) const {
     return (P.SpecialsUsed >> Slot) & 1;
   }
-  void runWarp(WarpCtx &W);
+  template <bool Traced> void runWarp(WarpCtx &W);
+  /// The current block's trace buffers (one per warp), or null.
+  std::vector<TraceEvent> *Trace = nullptr;
   void settle(WarpCtx &W);
   void exitLanes(WarpCtx &W, uint32_t G);
   void retLanes(WarpCtx &W, uint32_t G);
@@ -553,7 +555,18 @@ bool Worker::releaseBarriers() {
 // The warp loop
 //===----------------------------------------------------------------------===//
 
-void Worker::runWarp(WarpCtx &W) {
+namespace {
+/// Memory counters a traced instruction may move.
+struct MemSnap {
+  uint64_t GReq, GSec, SReq, SConf;
+  explicit MemSnap(const Counters &C)
+      : GReq(C.GLdReq + C.GStReq + C.GAtReq),
+        GSec(C.GLdSec + C.GStSec + C.GAtSec), SReq(C.SLdReq + C.SStReq),
+        SConf(C.SConflicts) {}
+};
+} // namespace
+
+template <bool Traced> void Worker::runWarp(WarpCtx &W) {
   S.W = &W;
   S.Regs = W.Regs;
   S.Preds = W.Preds;
@@ -575,7 +588,34 @@ void Worker::runWarp(WarpCtx &W) {
     ++Cn.WarpInst[I.Class];
     Cn.ThreadInst += PopM;
     if (__builtin_expect(I.Kind == InstKind::Op, 1)) {
-      if (G) {
+      if constexpr (Traced) {
+        TraceEvent E;
+        E.Pc = Pc;
+        E.Active = G;
+        if (G) {
+          MemSnap Before(Cn);
+          S.ActiveMask = M;
+          I.Fn(S, I, G);
+          MemSnap After(Cn);
+          InstClass IC = InstClass(I.Class);
+          if (After.GReq != Before.GReq) {
+            E.Space = TraceSpace::Global;
+            E.Units = uint32_t(After.GSec - Before.GSec);
+          } else if (After.SReq != Before.SReq ||
+                     IC == InstClass::SharedLoad ||
+                     IC == InstClass::SharedStore) {
+            E.Space = TraceSpace::Shared;
+            E.Units = 1 + uint32_t(After.SConf - Before.SConf);
+          } else if (IC == InstClass::LocalLoad ||
+                     IC == InstClass::LocalStore) {
+            // Per-thread local memory is interleaved by 4-byte words: one
+            // sector per 8 lanes of a full warp.
+            E.Space = TraceSpace::Local;
+            E.Units = (popc32(G) + 7) / 8;
+          }
+        }
+        Trace[W.Index].push_back(E);
+      } else if (G) {
         S.ActiveMask = M;
         I.Fn(S, I, G);
       }
@@ -592,6 +632,12 @@ void Worker::runWarp(WarpCtx &W) {
       Rpc = Top->Rpc;
       PopM = popc32(M);
       continue;
+    }
+    if constexpr (Traced) {
+      TraceEvent E;
+      E.Pc = Pc;
+      E.Active = G;
+      Trace[W.Index].push_back(E);
     }
     Top->Pc = Pc + 1;
     switch (I.Kind) {
@@ -693,6 +739,8 @@ void Worker::runBlock(uint64_t Linear) {
       fillSlot(W, SlotCtaIdZ, B.Idx.Z);
     setFrame(W, 0);
   }
+  Trace = L.Trace ? L.Trace->traceBlock(Linear, uint32_t(B.Warps.size()))
+                  : nullptr;
   uint64_t Start = 0;
   if (L.MaxWarpInstructions)
     for (uint64_t X : C.WarpInst)
@@ -702,7 +750,10 @@ void Worker::runBlock(uint64_t Linear) {
     for (WarpCtx &W : B.Warps)
       if (W.St == WarpCtx::Ready) {
         Ran = true;
-        runWarp(W);
+        if (Trace)
+          runWarp<true>(W);
+        else
+          runWarp<false>(W);
       }
     if (L.MaxWarpInstructions) {
       uint64_t Now = 0;
@@ -797,7 +848,8 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
   L.SharedBytes = Shared;
   L.DynSharedBytes = uint32_t(O.DynamicSharedBytes);
   L.GridId = M.GridCounter.fetch_add(1);
-  L.Collect = O.Metrics != nullptr;
+  L.Collect = O.Metrics != nullptr || O.Trace != nullptr;
+  L.Trace = O.Trace;
   L.MaxWarpInstructions = O.MaxWarpInstructionsPerBlock;
   L.GlobalCheck = O.GlobalCheck;
   L.GlobalCheckUser = O.GlobalCheckUser;

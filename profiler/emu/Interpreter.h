@@ -89,6 +89,7 @@ struct LaunchCtx {
   uint64_t GridId = 0;
   bool Collect = false;
   uint64_t MaxWarpInstructions = 0; ///< per block; 0: no limit
+  TraceSink *Trace = nullptr;
   bool (*GlobalCheck)(void *, uint64_t, uint64_t) = nullptr;
   void *GlobalCheckUser = nullptr;
   /// Ranges of module .const storage (for isspacep.const).

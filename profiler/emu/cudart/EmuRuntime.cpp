@@ -7,6 +7,8 @@
 ///   KLARAPTOR_EMU_REPORT   file receiving one JSON line per launch
 ///   KLARAPTOR_EMU_SAMPLE   execute only N blocks per launch, scale counts
 ///   KLARAPTOR_EMU_THREADS  host threads per launch (default 1)
+///   KLARAPTOR_EMU_ESTIMATE 0: no time estimates in reported launches
+///   KLARAPTOR_EMU_TIMING_PARAMS  timing parameter overrides (docs/timing.md)
 //===----------------------------------------------------------------------===//
 #include "EmuRuntime.h"
 
@@ -169,6 +171,8 @@ Runtime::Runtime() {
   }
   if (const char *P = std::getenv("KLARAPTOR_EMU_REPORT"))
     ReportPath = P;
+  if (const char *E = std::getenv("KLARAPTOR_EMU_ESTIMATE"))
+    Estimate = std::strcmp(E, "0") != 0;
   // CUDA's documented defaults.
   Limits[cudaLimitStackSize] = 1024;
   Limits[cudaLimitPrintfFifoSize] = 1 << 20;
@@ -977,6 +981,20 @@ cudaError_t Runtime::launch(const LaunchRequest &R) {
   emu::LaunchMetrics Metrics;
   if (WantMetrics)
     O.Metrics = &Metrics;
+  // The estimate traces the blocks of one wave of one SM of this launch.
+  std::unique_ptr<timing::TraceCollector> Trace;
+  const timing::TimingParams *TP = WantMetrics ? timingParams() : nullptr;
+  const emu::KernelProgram *Prog =
+      TP ? timing::kernelProgram(*F.Module->M, F.Name) : nullptr;
+  if (Prog) {
+    devices::Occupancy Occ = devices::computeOccupancy(
+        *D, K, int64_t(Bl.count()), int64_t(R.DynamicShared));
+    if (Occ.ActiveBlocks > 0) {
+      Trace = std::make_unique<timing::TraceCollector>(
+          timing::blocksOnOneSm(*D, Gr.count(), Occ.ActiveBlocks));
+      O.Trace = Trace.get();
+    }
+  }
   emu::LaunchResult Res;
   double Seconds = 0;
   {
@@ -990,8 +1008,16 @@ cudaError_t Runtime::launch(const LaunchRequest &R) {
   cudaError_t E = cudaSuccess;
   switch (Res.Status) {
   case emu::LaunchStatus::Ok:
-    if (WantMetrics)
-      report(R, Metrics, Seconds);
+    if (WantMetrics) {
+      timing::LaunchEstimate E;
+      std::string Why;
+      bool HaveEstimate =
+          Trace && timing::estimateFromTrace(*Prog, *Trace, *D, K, *TP, Gr, Bl,
+                                             R.DynamicShared, 0, E, Why);
+      if (Trace && !HaveEstimate)
+        note("warning: no time estimate for kernel '" + F.Name + "': " + Why);
+      report(R, Metrics, Seconds, HaveEstimate ? &E : nullptr);
+    }
     return cudaSuccess;
   case emu::LaunchStatus::InvalidConfiguration:
     note("kernel '" + F.Name + "': " + Res.Message);
@@ -1017,8 +1043,26 @@ cudaError_t Runtime::launch(const LaunchRequest &R) {
   return cudaSuccess;
 }
 
+const timing::TimingParams *Runtime::timingParams() {
+  if (!Estimate)
+    return nullptr;
+  std::call_once(TimingOnce, [&] {
+    const devices::DeviceProfile *D = device();
+    if (!D)
+      return;
+    auto P = std::make_unique<timing::TimingParams>();
+    std::string Error;
+    if (!timing::timingParamsFor(*D, *P, Error)) {
+      note("warning: " + Error + "; launches are reported without estimates");
+      return;
+    }
+    Timing = std::move(P);
+  });
+  return Timing.get();
+}
+
 void Runtime::report(const LaunchRequest &R, const emu::LaunchMetrics &M,
-                     double Seconds) {
+                     double Seconds, const timing::LaunchEstimate *E) {
   const Function &F = *R.F;
   const devices::DeviceProfile &D = *device();
   profiler::LaunchRecord Rec;
@@ -1045,6 +1089,13 @@ void Runtime::report(const LaunchRequest &R, const emu::LaunchMetrics &M,
       D, F.resources(), int64_t(R.Block.count()), int64_t(R.DynamicShared));
   Rec.set("active_blocks_per_sm", double(Occ.ActiveBlocks));
   Rec.set("host_seconds", Seconds);
+  if (E) {
+    // docs/metrics.md, "Time estimates" (docs/timing.md).
+    Rec.set("estimated_ns", E->Ns);
+    Rec.set("estimated_cycles_per_wave", E->CyclesPerWave);
+    Rec.set("estimated_waves", double(E->Waves));
+    Rec.set("estimated_blocks_simulated", double(E->BlocksSimulated));
+  }
 
   if (!ReportPath.empty()) {
     std::string Line = Rec.toJson() + "\n";

@@ -21,6 +21,7 @@
 #include "DeviceProfile.h"
 #include "Occupancy.h"
 #include "emu/Emulator.h"
+#include "Estimator.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -222,7 +223,10 @@ private:
   Runtime();
   bool ensureLoaded(FatbinRecord &R);
   void report(const LaunchRequest &R, const emu::LaunchMetrics &M,
-              double Seconds);
+              double Seconds, const timing::LaunchEstimate *E);
+  /// The timing parameters (loaded on first use), or null when estimates
+  /// are off or the parameters could not be read.
+  const timing::TimingParams *timingParams();
 
   std::atomic<int> Sticky{0};
   std::atomic<bool> DriverInit{false};
@@ -265,6 +269,9 @@ private:
   unsigned HostThreads = 1;
   uint64_t SampleBlocks = 0;
   std::string ReportPath;
+  bool Estimate = true; ///< KLARAPTOR_EMU_ESTIMATE
+  std::once_flag TimingOnce;
+  std::unique_ptr<timing::TimingParams> Timing;
   int ReportFd = -1;
   bool ReportFailed = false;
   std::mutex ObserverMutex;

@@ -1,0 +1,341 @@
+//===- Estimator.cpp - launch time estimates from the emulator's traces ---===//
+///
+/// \file
+/// Built-in timing parameters per device, trace collection, the mapping of
+/// decoded PTX instructions to resources and registers, and the launch
+/// estimate (Estimator.h). Every parameter value below is listed with its
+/// source in docs/timing.md; the ones marked "assumption" there are not
+/// measured on the device.
+//===----------------------------------------------------------------------===//
+#include "Estimator.h"
+
+#include "ModuleImpl.h"
+#include "Program.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace klaraptor::timing {
+
+//===----------------------------------------------------------------------===//
+// Parameters
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// What differs between the built-in devices (docs/timing.md, sources).
+struct DeviceTiming {
+  const char *Id;
+  double DramGBs; ///< peak DRAM bandwidth, GB/s
+  double L2GBs;   ///< L2 bandwidth, GB/s (assumption where not published)
+  double DramLatency, L2Latency, SharedLatency;
+};
+
+const DeviceTiming Devices[] = {
+    // H100 SXM5: 3.35 TB/s HBM3 (whitepaper); latencies from public
+    // microbenchmarks of Hopper (Luo et al. 2024), rounded.
+    {"h100-sxm", 3350, 5500, 480, 262, 29},
+    // H200: 4.8 TB/s HBM3e (datasheet); same SM as H100.
+    {"h200", 4800, 5500, 480, 262, 29},
+    // A100 SXM4 80GB: 2039 GB/s (datasheet); Ampere latencies (Jia-style
+    // microbenchmarks, rounded).
+    {"a100-sxm4-80gb", 2039, 4000, 470, 200, 29},
+    // T4: 320 GB/s GDDR6 (datasheet); Turing latencies (Jia et al. 2019).
+    {"t4", 320, 1300, 430, 190, 19},
+};
+
+} // namespace
+
+TimingParams builtinTimingParams(const devices::DeviceProfile &D) {
+  const DeviceTiming *T = &Devices[0];
+  bool Known = false;
+  for (const DeviceTiming &X : Devices)
+    if (D.Id == X.Id) {
+      T = &X;
+      Known = true;
+    }
+  TimingParams P;
+  P.Source = std::string("built-in (") + T->Id + ")";
+  if (!Known)
+    P.Source += ", device '" + D.Id + "' has no timing table";
+  P.ClockGHz = D.ClockRate > 0 ? double(D.ClockRate) / 1e6 : 1.98;
+  P.Schedulers = D.SmSubPartitions > 0 ? unsigned(D.SmSubPartitions) : 4;
+  int64_t SMs = D.MultiProcessorCount > 0 ? D.MultiProcessorCount : 1;
+  // Bytes per SM per cycle of each memory level; one unit is a 32-byte
+  // sector.
+  double DramBpc = T->DramGBs * 1e9 / (double(SMs) * P.ClockGHz * 1e9);
+  double L2Bpc = T->L2GBs * 1e9 / (double(SMs) * P.ClockGHz * 1e9);
+  auto set = [&](Resource R, double L, double G, bool PerSched) {
+    P[R].Latency = L;
+    P[R].Gap = G;
+    P[R].PerScheduler = PerSched;
+  };
+  // Pipes per SM sub-partition (32 lanes per scheduler on sm_80+/sm_90:
+  // 32 FP32 lanes, 16 INT32, 16 FP64 (8 on T4's FP64 path is emulated, we
+  // keep 16), 4 MUFU).
+  set(Resource::Int, 4, 2, true);
+  set(Resource::Fp32, 4, 1, true);
+  set(Resource::Fp64, 8, 2, true);
+  set(Resource::Sfu, 18, 8, true);
+  set(Resource::Branch, 4, 2, true);
+  // Per SM.
+  set(Resource::Lsu, 4, 1, false);
+  set(Resource::Shared, T->SharedLatency, 1, false);
+  set(Resource::L2, T->L2Latency, 32.0 / L2Bpc, false);
+  set(Resource::Dram, T->DramLatency, 32.0 / DramBpc, false);
+  P.IssueGap = 1;
+  P.BarrierLatency = 20;
+  P.L2HitRate = 0;
+  P.LaunchOverheadNs = 2000;
+  return P;
+}
+
+bool timingParamsFor(const devices::DeviceProfile &D, TimingParams &P,
+                     std::string &Error) {
+  P = builtinTimingParams(D);
+  const char *File = std::getenv("KLARAPTOR_EMU_TIMING_PARAMS");
+  if (!File || !*File)
+    return true;
+  std::ifstream In(File);
+  if (!In) {
+    Error = std::string("cannot read timing parameters '") + File + "'";
+    return false;
+  }
+  std::stringstream SS;
+  SS << In.rdbuf();
+  if (!parseTimingParams(SS.str(), File, P, Error))
+    return false;
+  P.Source += std::string(" + ") + File;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Traces and workloads
+//===----------------------------------------------------------------------===//
+
+std::vector<emu::TraceEvent> *TraceCollector::traceBlock(uint64_t Linear,
+                                                         uint32_t Warps) {
+  std::lock_guard<std::mutex> G(M);
+  if (Blocks.size() >= MaxBlocks)
+    return nullptr;
+  auto B = std::make_unique<Block>();
+  B->Linear = Linear;
+  B->Warps.resize(Warps);
+  Blocks.push_back(std::move(B));
+  return Blocks.back()->Warps.data();
+}
+
+namespace {
+
+Resource resourceOf(const emu::Inst &I) {
+  using emu::InstClass;
+  using emu::InstKind;
+  if (I.Kind != InstKind::Op && I.Kind != InstKind::Nop)
+    return Resource::Branch;
+  switch (InstClass(I.Class)) {
+  case InstClass::Fp32: return Resource::Fp32;
+  case InstClass::Fp64: return Resource::Fp64;
+  case InstClass::Special: return Resource::Sfu;
+  case InstClass::GlobalLoad:
+  case InstClass::GlobalStore:
+  case InstClass::SharedLoad:
+  case InstClass::SharedStore:
+  case InstClass::LocalLoad:
+  case InstClass::LocalStore:
+  case InstClass::Atomic:
+    return Resource::Lsu;
+  case InstClass::Branch: return Resource::Branch;
+  default: return Resource::Int;
+  }
+}
+
+StaticInst describe(const emu::KernelProgram &P, const emu::Inst &I) {
+  using emu::InstClass;
+  StaticInst S;
+  S.Res = resourceOf(I);
+  S.Barrier = I.Kind == emu::InstKind::Bar && emu::BarKind(I.Aux) != emu::BarKind::Arrive;
+  S.Line = I.Line;
+  if (I.Kind != emu::InstKind::Op)
+    return S;
+  // Operand slots: A[0] is the destination by convention (A[0..3] for
+  // vector loads), stores only read. Predicate operands share the index
+  // space, so only slots of declared registers count; a predicate index
+  // landing there adds a false dependence at worst.
+  auto isReg = [&](uint32_t Slot) {
+    return Slot >= emu::NumSpecialSlots && Slot < P.ConstBase;
+  };
+  InstClass C = InstClass(I.Class);
+  bool Store = C == InstClass::GlobalStore || C == InstClass::SharedStore ||
+               C == InstClass::LocalStore;
+  bool Load = C == InstClass::GlobalLoad || C == InstClass::SharedLoad ||
+              C == InstClass::LocalLoad;
+  unsigned FirstSrc = Store ? 0 : Load ? 4 : 1;
+  if (!Store)
+    for (unsigned K = 0; K < (Load ? 4u : 1u); ++K)
+      if (isReg(I.A[K]))
+        S.Dst[S.NumDst++] = I.A[K];
+  for (unsigned K = FirstSrc; K < 6; ++K)
+    if (isReg(I.A[K]))
+      S.Src[S.NumSrc++] = I.A[K];
+  return S;
+}
+
+} // namespace
+
+SmWorkload buildWorkload(const emu::KernelProgram &P,
+                         const TraceCollector &C) {
+  SmWorkload W;
+  W.NumRegs = std::max<uint32_t>(P.NumSlots, 1);
+  size_t N = P.Code.size();
+  // Regions: a new one starts at every branch target and after every
+  // branch, within each function.
+  std::vector<bool> Starts(N + 1, false);
+  if (N)
+    Starts[0] = true;
+  for (const emu::FunctionInfo &F : P.Funcs)
+    if (F.EntryPc < N)
+      Starts[F.EntryPc] = true;
+  for (size_t I = 0; I < N; ++I) {
+    const emu::Inst &In = P.Code[I];
+    if (In.Kind == emu::InstKind::Bra) {
+      if (In.Aux < N)
+        Starts[In.Aux] = true;
+      Starts[I + 1] = true;
+    }
+  }
+  W.Code.reserve(N);
+  uint32_t Region = 0;
+  for (size_t I = 0; I < N; ++I) {
+    if (Starts[I] && I > 0)
+      ++Region;
+    StaticInst S = describe(P, P.Code[I]);
+    S.Region = Region;
+    if (W.Regions.size() <= Region)
+      W.Regions.push_back({S.Line, S.Line, ""});
+    CodeRegion &R = W.Regions[Region];
+    if (S.Line) {
+      if (!R.FirstLine || S.Line < R.FirstLine)
+        R.FirstLine = S.Line;
+      R.LastLine = std::max(R.LastLine, S.Line);
+    }
+    W.Code.push_back(S);
+  }
+  for (CodeRegion &R : W.Regions)
+    R.Name = "ptx:" + std::to_string(R.FirstLine) + "-" +
+             std::to_string(R.LastLine);
+  // Blocks in grid order, so that the result does not depend on which host
+  // thread ran which.
+  std::vector<const TraceCollector::Block *> Bs;
+  for (const auto &B : C.Blocks)
+    Bs.push_back(B.get());
+  std::sort(Bs.begin(), Bs.end(), [](auto *X, auto *Y) {
+    return X->Linear < Y->Linear;
+  });
+  for (uint32_t BI = 0; BI < Bs.size(); ++BI)
+    for (const std::vector<emu::TraceEvent> &Ev : Bs[BI]->Warps) {
+      WarpStream S;
+      S.Block = BI;
+      S.Insts.reserve(Ev.size());
+      for (const emu::TraceEvent &E : Ev) {
+        DynInst D;
+        D.Idx = E.Pc;
+        D.Units = E.Units;
+        switch (E.Space) {
+        case emu::TraceSpace::Global: D.Mem = MemTarget::Global; break;
+        case emu::TraceSpace::Shared: D.Mem = MemTarget::Shared; break;
+        case emu::TraceSpace::Local: D.Mem = MemTarget::Local; break;
+        case emu::TraceSpace::None: break;
+        }
+        S.Insts.push_back(D);
+      }
+      W.Warps.push_back(std::move(S));
+    }
+  W.NumBlocks = uint32_t(Bs.size());
+  return W;
+}
+
+//===----------------------------------------------------------------------===//
+// Estimates
+//===----------------------------------------------------------------------===//
+
+uint64_t blocksOnOneSm(const devices::DeviceProfile &D, uint64_t Blocks,
+                       int64_t Resident) {
+  uint64_t SMs = D.MultiProcessorCount > 0 ? uint64_t(D.MultiProcessorCount) : 1;
+  uint64_t PerSm = (Blocks + SMs - 1) / SMs;
+  return std::min<uint64_t>(PerSm, uint64_t(std::max<int64_t>(Resident, 1)));
+}
+
+bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
+                       const devices::DeviceProfile &D,
+                       const devices::KernelResources &K,
+                       const TimingParams &TP, emu::Dim3 Grid,
+                       emu::Dim3 Block, uint64_t DynamicShared, int Regions,
+                       LaunchEstimate &E, std::string &Error) {
+  E = LaunchEstimate();
+  E.Occ = devices::computeOccupancy(D, K, int64_t(Block.count()),
+                                    int64_t(DynamicShared));
+  E.ResidentBlocks = E.Occ.ActiveBlocks;
+  if (E.ResidentBlocks <= 0) {
+    Error = std::string("a block of ") + std::to_string(Block.count()) +
+            " threads does not fit on an SM (" + E.Occ.Limiter + ")";
+    return false;
+  }
+  if (C.Blocks.empty()) {
+    Error = "no block was traced";
+    return false;
+  }
+  E.Blocks = Grid.count();
+  uint64_t SMs = D.MultiProcessorCount > 0 ? uint64_t(D.MultiProcessorCount) : 1;
+  uint64_t PerWave = uint64_t(E.ResidentBlocks) * SMs;
+  E.Waves = (E.Blocks + PerWave - 1) / PerWave;
+  SmWorkload W = buildWorkload(P, C);
+  E.BlocksSimulated = W.NumBlocks;
+  if (Regions != 0) {
+    E.A = analyze(W, TP, Regions > 0 ? unsigned(Regions) : 0);
+  } else {
+    SimResult R = simulate(W, TP);
+    E.A.Cycles = R.Cycles;
+    E.A.Issued = R.Issued;
+  }
+  E.CyclesPerWave = E.A.Cycles;
+  E.Ns = E.CyclesPerWave * double(E.Waves) / TP.ClockGHz + TP.LaunchOverheadNs;
+  return true;
+}
+
+const emu::KernelProgram *kernelProgram(emu::Module &M,
+                                        std::string_view Kernel) {
+  emu::ModuleImpl &I = M.impl();
+  auto It = I.KernelIndex.find(std::string(Kernel));
+  if (It == I.KernelIndex.end() || It->second >= I.Programs.size())
+    return nullptr;
+  return I.Programs[It->second].get();
+}
+
+bool estimateLaunch(emu::Module &M, std::string_view Kernel,
+                    emu::LaunchOptions O, const devices::DeviceProfile &D,
+                    const devices::KernelResources &K, const TimingParams &TP,
+                    int Regions, LaunchEstimate &E, std::string &Error) {
+  const emu::KernelProgram *P = kernelProgram(M, Kernel);
+  if (!P) {
+    Error = "no kernel '" + std::string(Kernel) + "'";
+    return false;
+  }
+  devices::Occupancy Occ = devices::computeOccupancy(
+      D, K, int64_t(O.Block.count()), int64_t(O.DynamicSharedBytes));
+  uint64_t N = blocksOnOneSm(D, O.Grid.count(), Occ.ActiveBlocks);
+  TraceCollector C(N);
+  O.Trace = &C;
+  O.SampleBlocks = N;
+  O.Metrics = nullptr;
+  emu::LaunchResult R = M.launch(Kernel, O);
+  if (R.Status != emu::LaunchStatus::Ok) {
+    Error = R.Message;
+    return false;
+  }
+  return estimateFromTrace(*P, C, D, K, TP, O.Grid, O.Block,
+                           O.DynamicSharedBytes, Regions, E, Error);
+}
+
+} // namespace klaraptor::timing

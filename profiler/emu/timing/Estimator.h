@@ -1,0 +1,107 @@
+//===- Estimator.h - launch time estimates from the emulator's traces -----===//
+///
+/// \file
+/// Turns one emulated launch into a time estimate for a target GPU:
+///
+///   resident  = occupancy(device, kernel, block)         (blocks per SM)
+///   onSm      = min(resident, ceil(blocks / SMs))
+///   waves     = ceil(blocks / (resident * SMs))
+///   cycles    = simulate(the warps of `onSm` traced blocks)   TimingModel.h
+///   ns        = cycles * waves / clock + launch overhead
+///
+/// Only `onSm` blocks are traced: TraceCollector is an emu::TraceSink that
+/// keeps the first blocks a launch runs. estimateLaunch() runs just those
+/// blocks (the emulator's block sampling), so an estimate at a large data
+/// size costs one wave of one SM; the emulated runtime instead traces the
+/// launch it runs anyway. docs/timing.md.
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_PROFILER_EMU_TIMING_ESTIMATOR_H
+#define KLARAPTOR_PROFILER_EMU_TIMING_ESTIMATOR_H
+
+#include "TimingModel.h"
+
+#include "DeviceProfile.h"
+#include "Occupancy.h"
+#include "Emulator.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace klaraptor::emu {
+struct KernelProgram;
+} // namespace klaraptor::emu
+
+namespace klaraptor::timing {
+
+/// The built-in parameters for \p D (docs/timing.md lists them with their
+/// sources), then the file named by KLARAPTOR_EMU_TIMING_PARAMS, if set.
+bool timingParamsFor(const devices::DeviceProfile &D, TimingParams &P,
+                     std::string &Error);
+/// Only the built-in parameters (no environment).
+TimingParams builtinTimingParams(const devices::DeviceProfile &D);
+
+/// Keeps the instruction streams of the first \p MaxBlocks blocks a launch
+/// runs.
+class TraceCollector final : public emu::TraceSink {
+public:
+  explicit TraceCollector(uint64_t MaxBlocks) : MaxBlocks(MaxBlocks) {}
+  std::vector<emu::TraceEvent> *traceBlock(uint64_t Linear,
+                                           uint32_t Warps) override;
+  struct Block {
+    uint64_t Linear = 0;
+    std::vector<std::vector<emu::TraceEvent>> Warps;
+  };
+  std::vector<std::unique_ptr<Block>> Blocks;
+
+private:
+  uint64_t MaxBlocks;
+  std::mutex M;
+};
+
+/// The workload of the collected blocks, instructions described from \p P.
+/// Regions split the code at branch targets and after branches.
+SmWorkload buildWorkload(const emu::KernelProgram &P,
+                         const TraceCollector &C);
+
+struct LaunchEstimate {
+  double Ns = 0;            ///< estimated launch time
+  double CyclesPerWave = 0; ///< one SM, one wave
+  uint64_t Waves = 0;
+  uint64_t Blocks = 0;        ///< of the grid
+  int64_t ResidentBlocks = 0; ///< per SM, by occupancy
+  uint64_t BlocksSimulated = 0;
+  devices::Occupancy Occ;
+  Analysis A; ///< Table/Regions empty unless sensitivity was asked for
+};
+
+/// How many blocks one SM runs in the first wave of a launch of \p Blocks
+/// blocks with \p Resident blocks resident per SM.
+uint64_t blocksOnOneSm(const devices::DeviceProfile &D, uint64_t Blocks,
+                       int64_t Resident);
+
+/// The estimate from a collected trace. \p Regions > 0 asks for the
+/// sensitivity analysis (per region for that many regions), 0 for the time
+/// alone; -1 for the overall table without regions.
+bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
+                       const devices::DeviceProfile &D,
+                       const devices::KernelResources &K,
+                       const TimingParams &TP, emu::Dim3 Grid,
+                       emu::Dim3 Block, uint64_t DynamicShared, int Regions,
+                       LaunchEstimate &E, std::string &Error);
+
+/// Runs the blocks one SM needs for \p O's launch of \p Kernel (O.Trace and
+/// O.SampleBlocks are overridden) and estimates it. The blocks' stores reach
+/// the arguments' memory, as a real launch's would.
+bool estimateLaunch(emu::Module &M, std::string_view Kernel,
+                    emu::LaunchOptions O, const devices::DeviceProfile &D,
+                    const devices::KernelResources &K, const TimingParams &TP,
+                    int Regions, LaunchEstimate &E, std::string &Error);
+
+/// The KernelProgram of \p Kernel in \p M, or null.
+const emu::KernelProgram *kernelProgram(emu::Module &M,
+                                        std::string_view Kernel);
+
+} // namespace klaraptor::timing
+
+#endif // KLARAPTOR_PROFILER_EMU_TIMING_ESTIMATOR_H

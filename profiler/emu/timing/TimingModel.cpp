@@ -1,0 +1,463 @@
+//===- TimingModel.cpp - abstract kernel emulation: latency/gap resources -===//
+///
+/// \file
+/// The SM simulation (simulate), the sensitivity analysis (analyze) and the
+/// parameter file parser. See TimingModel.h and docs/timing.md.
+//===----------------------------------------------------------------------===//
+#include "TimingModel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace klaraptor::timing {
+
+const char *resourceName(Resource R) {
+  switch (R) {
+  case Resource::Int: return "int";
+  case Resource::Fp32: return "fp32";
+  case Resource::Fp64: return "fp64";
+  case Resource::Sfu: return "sfu";
+  case Resource::Lsu: return "lsu";
+  case Resource::Shared: return "shared";
+  case Resource::L2: return "l2";
+  case Resource::Dram: return "dram";
+  case Resource::Branch: return "branch";
+  case Resource::Count: break;
+  }
+  return "?";
+}
+
+std::string bottleneckLabel(Resource R, bool LatencyBound) {
+  return std::string(resourceName(R)) +
+         (LatencyBound ? " latency-bound" : " throughput-bound");
+}
+
+//===----------------------------------------------------------------------===//
+// Parameters
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string_view trim(std::string_view S) {
+  while (!S.empty() && (S.front() == ' ' || S.front() == '\t'))
+    S.remove_prefix(1);
+  while (!S.empty() && (S.back() == ' ' || S.back() == '\t' ||
+                        S.back() == '\r'))
+    S.remove_suffix(1);
+  return S;
+}
+
+} // namespace
+
+bool parseTimingParams(std::string_view Text, const std::string &Origin,
+                       TimingParams &P, std::string &Error) {
+  unsigned LineNo = 0;
+  while (!Text.empty()) {
+    size_t NL = Text.find('\n');
+    std::string_view Line = Text.substr(0, NL);
+    Text.remove_prefix(NL == std::string_view::npos ? Text.size() : NL + 1);
+    ++LineNo;
+    if (size_t H = Line.find('#'); H != std::string_view::npos)
+      Line = Line.substr(0, H);
+    Line = trim(Line);
+    if (Line.empty())
+      continue;
+    auto Fail = [&](const std::string &Msg) {
+      Error = Origin + ":" + std::to_string(LineNo) + ": " + Msg;
+      return false;
+    };
+    size_t Eq = Line.find('=');
+    if (Eq == std::string_view::npos)
+      return Fail("expected 'key = value'");
+    std::string Key(trim(Line.substr(0, Eq)));
+    std::string Val(trim(Line.substr(Eq + 1)));
+    char *End = nullptr;
+    double V = std::strtod(Val.c_str(), &End);
+    if (Val.empty() || *End != 0 || !std::isfinite(V) || V < 0)
+      return Fail("timing key '" + Key +
+                  "' expects a non-negative number, got '" + Val + "'");
+    bool Known = true;
+    if (Key == "schedulers") {
+      if (V < 1 || V != std::floor(V))
+        return Fail("'schedulers' expects a positive integer");
+      P.Schedulers = unsigned(V);
+    } else if (Key == "issue_gap") {
+      P.IssueGap = V;
+    } else if (Key == "barrier_latency") {
+      P.BarrierLatency = V;
+    } else if (Key == "l2_hit_rate") {
+      if (V > 1)
+        return Fail("'l2_hit_rate' expects a value in [0, 1]");
+      P.L2HitRate = V;
+    } else if (Key == "clock_ghz") {
+      if (V == 0)
+        return Fail("'clock_ghz' must be positive");
+      P.ClockGHz = V;
+    } else if (Key == "launch_overhead_ns") {
+      P.LaunchOverheadNs = V;
+    } else {
+      Known = false;
+      size_t Dot = Key.find('.');
+      if (Dot != std::string::npos) {
+        std::string Name = Key.substr(0, Dot), Field = Key.substr(Dot + 1);
+        for (unsigned R = 0; R < NumResources; ++R)
+          if (Name == resourceName(Resource(R))) {
+            if (Field == "latency") {
+              P.Res[R].Latency = V;
+              Known = true;
+            } else if (Field == "gap") {
+              P.Res[R].Gap = V;
+              Known = true;
+            }
+          }
+      }
+    }
+    if (!Known)
+      return Fail("unknown timing key '" + Key + "'");
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Simulation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr double Never = std::numeric_limits<double>::infinity();
+
+struct WarpState {
+  uint32_t Pos = 0;
+  uint32_t Sched = 0;
+  bool Done = false, Waiting = false;
+  double ReadyAt = 0; ///< barrier release
+  std::vector<double> RegReady;
+};
+
+struct BlockState {
+  uint32_t Live = 0, Arrived = 0;
+  double LastArrival = 0;
+  std::vector<uint32_t> Waiters;
+};
+
+class Simulator {
+public:
+  Simulator(const SmWorkload &W, const TimingParams &P,
+            const Perturbation *C)
+      : W(W), P(P), Change(C), NS(std::max(1u, P.Schedulers)) {
+    for (unsigned R = 0; R < NumResources; ++R)
+      Next[R].assign(P.Res[R].PerScheduler ? NS : 1, 0.0);
+    SchedNext.assign(NS, 0.0);
+    Last.assign(NS, -1);
+    Warps.resize(W.Warps.size());
+    Blocks.resize(W.NumBlocks);
+    ByScheduler.resize(NS);
+    for (uint32_t I = 0; I < Warps.size(); ++I) {
+      WarpState &S = Warps[I];
+      S.Sched = I % NS;
+      S.RegReady.assign(W.NumRegs, 0.0);
+      ByScheduler[S.Sched].push_back(I);
+      if (W.Warps[I].Insts.empty()) {
+        S.Done = true;
+        continue;
+      }
+      ++Live;
+      ++Blocks[W.Warps[I].Block].Live;
+    }
+  }
+
+  SimResult run() {
+    double T = 0;
+    while (Live > 0) {
+      for (unsigned S = 0; S < NS; ++S) {
+        if (SchedNext[S] > T)
+          continue;
+        int Pick = -1;
+        if (Last[S] >= 0 && earliest(uint32_t(Last[S])) <= T)
+          Pick = Last[S];
+        else
+          for (uint32_t WI : ByScheduler[S])
+            if (earliest(WI) <= T) {
+              Pick = int(WI);
+              break;
+            }
+        if (Pick < 0)
+          continue;
+        issue(uint32_t(Pick), T);
+        SchedNext[S] = T + P.IssueGap;
+        Last[S] = Pick;
+      }
+      double NextT = Never;
+      for (uint32_t WI = 0; WI < Warps.size(); ++WI)
+        NextT = std::min(NextT, earliest(WI));
+      if (NextT == Never)
+        break; // every live warp waits at a barrier that cannot complete
+      T = std::max(T, NextT);
+    }
+    R.Cycles = End;
+    return R;
+  }
+
+private:
+  const SmWorkload &W;
+  const TimingParams &P;
+  const Perturbation *Change;
+  unsigned NS;
+  std::vector<double> Next[NumResources];
+  std::vector<double> SchedNext;
+  std::vector<int> Last;
+  std::vector<WarpState> Warps;
+  std::vector<BlockState> Blocks;
+  std::vector<std::vector<uint32_t>> ByScheduler;
+  uint32_t Live = 0;
+  double End = 0;
+  SimResult R;
+
+  double &next(Resource Res, unsigned Sched) {
+    std::vector<double> &V = Next[unsigned(Res)];
+    return V[V.size() == 1 ? 0 : Sched];
+  }
+
+  void params(Resource Res, uint32_t Region, double &L, double &G) const {
+    L = P[Res].Latency;
+    G = P[Res].Gap;
+    if (Change && (Change->Region < 0 || uint32_t(Change->Region) == Region) &&
+        (Change->Res < 0 || Change->Res == int(Res))) {
+      L *= Change->LatencyFactor;
+      G *= Change->GapFactor;
+    }
+  }
+
+  /// When warp \p WI's next instruction could start (Never: it cannot).
+  double earliest(uint32_t WI) {
+    WarpState &S = Warps[WI];
+    if (S.Done || S.Waiting)
+      return Never;
+    const DynInst &D = W.Warps[WI].Insts[S.Pos];
+    const StaticInst &I = W.Code[D.Idx];
+    double E = std::max(S.ReadyAt, SchedNext[S.Sched]);
+    for (unsigned K = 0; K < I.NumSrc; ++K)
+      E = std::max(E, S.RegReady[I.Src[K]]);
+    if (!I.Barrier)
+      E = std::max(E, next(I.Res, S.Sched));
+    return E;
+  }
+
+  /// Occupies \p Res from \p Start for \p Units units; returns when the
+  /// result is ready.
+  double stage(Resource Res, uint32_t Region, unsigned Sched, double Start,
+               double Units) {
+    double L, G;
+    params(Res, Region, L, G);
+    double &N = next(Res, Sched);
+    double S = std::max(Start, N);
+    N = S + Units * G;
+    R.Busy[unsigned(Res)] += Units * G;
+    return S + L + std::max(0.0, Units - 1) * G;
+  }
+
+  void issue(uint32_t WI, double T) {
+    WarpState &S = Warps[WI];
+    const DynInst &D = W.Warps[WI].Insts[S.Pos];
+    const StaticInst &I = W.Code[D.Idx];
+    ++R.Issued;
+    End = std::max(End, T);
+    if (I.Barrier) {
+      BlockState &B = Blocks[W.Warps[WI].Block];
+      S.Waiting = true;
+      ++B.Arrived;
+      B.LastArrival = std::max(B.LastArrival, T);
+      B.Waiters.push_back(WI);
+      advance(WI);
+      release(W.Warps[WI].Block);
+      return;
+    }
+    double Done = stage(I.Res, I.Region, S.Sched, T, 1);
+    if (D.Units > 0) {
+      double U = double(D.Units);
+      switch (D.Mem) {
+      case MemTarget::Global:
+      case MemTarget::Local: {
+        double H = P.L2HitRate;
+        if (H > 0)
+          Done = std::max(Done, stage(Resource::L2, I.Region, S.Sched, T, U * H));
+        if (H < 1)
+          Done = std::max(Done, stage(Resource::Dram, I.Region, S.Sched, T,
+                                      U * (1 - H)));
+        break;
+      }
+      case MemTarget::Shared:
+        Done = std::max(Done, stage(Resource::Shared, I.Region, S.Sched, T, U));
+        break;
+      case MemTarget::None:
+        break;
+      }
+    }
+    for (unsigned K = 0; K < I.NumDst; ++K)
+      S.RegReady[I.Dst[K]] = Done;
+    End = std::max(End, Done);
+    advance(WI);
+  }
+
+  void advance(uint32_t WI) {
+    WarpState &S = Warps[WI];
+    if (++S.Pos < W.Warps[WI].Insts.size())
+      return;
+    S.Done = true;
+    --Live;
+    BlockState &B = Blocks[W.Warps[WI].Block];
+    if (S.Waiting) {
+      // Its last instruction was the barrier: it still counts as arrived
+      // until the release, then finishes.
+      return;
+    }
+    --B.Live;
+    release(W.Warps[WI].Block);
+  }
+
+  void release(uint32_t BI) {
+    BlockState &B = Blocks[BI];
+    if (B.Arrived == 0 || B.Arrived < B.Live)
+      return;
+    double At = B.LastArrival + P.BarrierLatency;
+    for (uint32_t WI : B.Waiters) {
+      WarpState &S = Warps[WI];
+      S.Waiting = false;
+      S.ReadyAt = std::max(S.ReadyAt, At);
+      if (S.Done)
+        --B.Live;
+    }
+    End = std::max(End, At);
+    B.Waiters.clear();
+    B.Arrived = 0;
+  }
+};
+
+} // namespace
+
+SimResult simulate(const SmWorkload &W, const TimingParams &P,
+                   const Perturbation *Change) {
+  return Simulator(W, P, Change).run();
+}
+
+//===----------------------------------------------------------------------===//
+// Sensitivity
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Picks the entry with the largest relative change; latency wins ties only
+/// when strictly larger.
+void pickBottleneck(const std::vector<ResourceSensitivity> &T, Resource &Res,
+                    bool &LatencyBound, double &Impact) {
+  Impact = -1;
+  for (const ResourceSensitivity &S : T) {
+    if (S.Gap > Impact) {
+      Impact = S.Gap;
+      Res = S.Res;
+      LatencyBound = false;
+    }
+    if (S.Latency > Impact) {
+      Impact = S.Latency;
+      Res = S.Res;
+      LatencyBound = true;
+    }
+  }
+  if (Impact < 0)
+    Impact = 0;
+}
+
+} // namespace
+
+Analysis analyze(const SmWorkload &W, const TimingParams &P,
+                 unsigned MaxRegions, double Step) {
+  Analysis A;
+  SimResult Base = simulate(W, P);
+  A.Cycles = Base.Cycles;
+  A.Issued = Base.Issued;
+  double T0 = Base.Cycles > 0 ? Base.Cycles : 1;
+  auto rel = [&](const Perturbation &C) {
+    return (simulate(W, P, &C).Cycles - Base.Cycles) / T0;
+  };
+  // Which resources the workload touches, overall and per region.
+  size_t NR = std::max<size_t>(W.Regions.size(), 1);
+  std::vector<std::vector<bool>> Uses(NR, std::vector<bool>(NumResources));
+  std::vector<bool> UsesAny(NumResources);
+  std::vector<uint64_t> Count(NR);
+  double H = P.L2HitRate;
+  for (const WarpStream &S : W.Warps)
+    for (const DynInst &D : S.Insts) {
+      const StaticInst &I = W.Code[D.Idx];
+      uint32_t Rg = I.Region < NR ? I.Region : 0;
+      ++Count[Rg];
+      auto use = [&](Resource R) {
+        Uses[Rg][unsigned(R)] = true;
+        UsesAny[unsigned(R)] = true;
+      };
+      if (I.Barrier)
+        continue;
+      use(I.Res);
+      if (D.Units == 0)
+        continue;
+      if (D.Mem == MemTarget::Shared)
+        use(Resource::Shared);
+      if (D.Mem == MemTarget::Global || D.Mem == MemTarget::Local) {
+        if (H > 0)
+          use(Resource::L2);
+        if (H < 1)
+          use(Resource::Dram);
+      }
+    }
+  for (unsigned R = 0; R < NumResources; ++R) {
+    ResourceSensitivity S;
+    S.Res = Resource(R);
+    if (UsesAny[R]) {
+      Perturbation C;
+      C.Res = int(R);
+      C.LatencyFactor = 1 + Step;
+      S.Latency = rel(C);
+      C.LatencyFactor = 1;
+      C.GapFactor = 1 + Step;
+      S.Gap = rel(C);
+    }
+    A.Table.push_back(S);
+  }
+  pickBottleneck(A.Table, A.Bottleneck, A.LatencyBound, A.Impact);
+  if (MaxRegions == 0 || W.Regions.empty())
+    return A;
+  std::vector<uint32_t> Order;
+  for (uint32_t Rg = 0; Rg < NR; ++Rg)
+    if (Count[Rg])
+      Order.push_back(Rg);
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](uint32_t X, uint32_t Y) { return Count[X] > Count[Y]; });
+  if (Order.size() > MaxRegions)
+    Order.resize(MaxRegions);
+  for (uint32_t Rg : Order) {
+    RegionSensitivity RS;
+    RS.Region = Rg;
+    RS.Instructions = Count[Rg];
+    for (unsigned R = 0; R < NumResources; ++R) {
+      if (!Uses[Rg][R])
+        continue;
+      ResourceSensitivity S;
+      S.Res = Resource(R);
+      Perturbation C;
+      C.Region = int(Rg);
+      C.Res = int(R);
+      C.LatencyFactor = 1 + Step;
+      S.Latency = rel(C);
+      C.LatencyFactor = 1;
+      C.GapFactor = 1 + Step;
+      S.Gap = rel(C);
+      RS.Table.push_back(S);
+    }
+    pickBottleneck(RS.Table, RS.Bottleneck, RS.LatencyBound, RS.Impact);
+    A.Regions.push_back(std::move(RS));
+  }
+  return A;
+}
+
+} // namespace klaraptor::timing

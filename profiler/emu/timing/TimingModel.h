@@ -1,0 +1,179 @@
+//===- TimingModel.h - abstract kernel emulation: latency/gap resources ---===//
+///
+/// \file
+/// The timing engine of klaraptor's GPU-less estimates, in the manner of
+/// SAAKE (Hong et al., "GPU Code Optimization using Abstract Kernel
+/// Emulation and Sensitivity Analysis", PLDI 2018). An SM is a set of
+/// resources, each with a latency L (cycles from start to result) and a gap
+/// G (cycles the resource stays busy per unit of work: inverse throughput).
+/// Warp schedulers issue at most one instruction per IssueGap cycles,
+/// greedy-then-oldest, from the warps of the blocks resident on the SM. An
+/// instruction starts when its source registers are ready and its resource
+/// admits it; its destinations are ready L + (units - 1) G later. Global
+/// accesses pass the load/store unit, then occupy L2 (a fraction
+/// L2HitRate of their 32-byte sectors) and DRAM (the rest); shared accesses
+/// occupy the shared-memory resource per wavefront. A barrier releases a
+/// block's warps BarrierLatency cycles after the last one arrives.
+///
+/// The engine works on an SmWorkload: a static instruction table (what
+/// resource, which registers) and per-warp dynamic streams of indices into
+/// it. Estimator.h builds workloads from the emulator's traces; the unit
+/// tests build synthetic ones. docs/timing.md describes the model.
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_PROFILER_EMU_TIMING_TIMINGMODEL_H
+#define KLARAPTOR_PROFILER_EMU_TIMING_TIMINGMODEL_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace klaraptor::timing {
+
+enum class Resource : uint8_t {
+  Int,    ///< integer / logic pipe
+  Fp32,   ///< FMA pipe
+  Fp64,   ///< double precision pipe
+  Sfu,    ///< special-function unit (MUFU)
+  Lsu,    ///< load/store unit (address processing, one unit per request)
+  Shared, ///< shared-memory banks (one unit per wavefront)
+  L2,     ///< L2 cache (one unit per 32-byte sector)
+  Dram,   ///< device memory (one unit per 32-byte sector)
+  Branch, ///< branch unit (bra, call, ret, exit)
+  Count
+};
+constexpr unsigned NumResources = unsigned(Resource::Count);
+
+/// "int", "fp32", "fp64", "sfu", "lsu", "shared", "l2", "dram", "branch".
+const char *resourceName(Resource R);
+
+struct ResourceParams {
+  double Latency = 1; ///< cycles
+  double Gap = 1;     ///< cycles per unit of work
+  /// One copy per warp scheduler (the SM sub-partition's pipes) instead of
+  /// one per SM.
+  bool PerScheduler = false;
+};
+
+/// Everything the engine needs to know about the device.
+struct TimingParams {
+  ResourceParams Res[NumResources];
+  unsigned Schedulers = 4;     ///< warp schedulers per SM
+  double IssueGap = 1;         ///< cycles between two issues of a scheduler
+  double BarrierLatency = 20;  ///< cycles from the last arrival to release
+  double L2HitRate = 0;        ///< fraction of global sectors served by L2
+  double ClockGHz = 1;         ///< SM clock
+  double LaunchOverheadNs = 0; ///< added once per launch
+  std::string Source;          ///< where the values came from
+
+  ResourceParams &operator[](Resource R) { return Res[unsigned(R)]; }
+  const ResourceParams &operator[](Resource R) const {
+    return Res[unsigned(R)];
+  }
+};
+
+/// Parses `key = value` lines (`#` comments) over \p P. Keys:
+/// `<resource>.latency`, `<resource>.gap` (resource names as
+/// resourceName()), `schedulers`, `issue_gap`, `barrier_latency`,
+/// `l2_hit_rate`, `clock_ghz`, `launch_overhead_ns`. Errors name the line:
+/// "<origin>:3: unknown timing key 'foo'".
+bool parseTimingParams(std::string_view Text, const std::string &Origin,
+                       TimingParams &P, std::string &Error);
+
+/// Where a memory instruction's data comes from (per dynamic instance).
+enum class MemTarget : uint8_t { None, Global, Shared, Local };
+
+/// One instruction of the code, as the engine sees it.
+struct StaticInst {
+  Resource Res = Resource::Int; ///< the pipe; Lsu for memory instructions
+  bool Barrier = false;         ///< bar.sync: wait for the block
+  uint8_t NumDst = 0, NumSrc = 0;
+  uint32_t Dst[4] = {0, 0, 0, 0}; ///< register ids written
+  uint32_t Src[6] = {0, 0, 0, 0, 0, 0}; ///< register ids read
+  uint32_t Line = 0;   ///< PTX line (for reports)
+  uint32_t Region = 0; ///< code region id (SmWorkload::Regions)
+};
+
+/// One executed instance of an instruction by a warp.
+struct DynInst {
+  uint32_t Idx = 0;    ///< into SmWorkload::Code
+  uint32_t Units = 0;  ///< sectors or wavefronts for memory targets
+  MemTarget Mem = MemTarget::None;
+};
+
+struct WarpStream {
+  uint32_t Block = 0; ///< index of its block among SmWorkload's blocks
+  std::vector<DynInst> Insts;
+};
+
+struct CodeRegion {
+  uint32_t FirstLine = 0, LastLine = 0; ///< PTX lines
+  std::string Name;                     ///< "ptx:12-30"
+};
+
+/// What one SM runs: the warps of its resident blocks.
+struct SmWorkload {
+  std::vector<StaticInst> Code;
+  std::vector<WarpStream> Warps; ///< in age order (block, then warp)
+  uint32_t NumBlocks = 0;
+  uint32_t NumRegs = 0; ///< register ids are below this
+  std::vector<CodeRegion> Regions;
+};
+
+/// A change of the parameters for instructions of one region (or all) on
+/// one resource (or all): latency and gap multiplied by the factors.
+struct Perturbation {
+  int Region = -1;   ///< -1: every region
+  int Res = -1;      ///< -1: every resource
+  double LatencyFactor = 1, GapFactor = 1;
+};
+
+struct SimResult {
+  double Cycles = 0;      ///< time of the SM for the workload
+  uint64_t Issued = 0;    ///< warp instructions issued
+  /// Cycles each resource type was busy (summed over copies).
+  double Busy[NumResources] = {};
+};
+
+/// Runs the workload on one SM.
+SimResult simulate(const SmWorkload &W, const TimingParams &P,
+                   const Perturbation *Change = nullptr);
+
+/// Relative change of the time when one resource's latency or gap grows by
+/// 10 %.
+struct ResourceSensitivity {
+  Resource Res = Resource::Int;
+  double Latency = 0, Gap = 0; ///< (T' - T) / T
+};
+
+struct RegionSensitivity {
+  uint32_t Region = 0;
+  uint64_t Instructions = 0; ///< dynamic warp instructions in it
+  std::vector<ResourceSensitivity> Table; ///< resources it uses
+  Resource Bottleneck = Resource::Int;
+  bool LatencyBound = false;
+  double Impact = 0; ///< the bottleneck's relative change
+};
+
+struct Analysis {
+  double Cycles = 0;
+  uint64_t Issued = 0;
+  std::vector<ResourceSensitivity> Table; ///< every resource, enum order
+  Resource Bottleneck = Resource::Int;
+  bool LatencyBound = false; ///< the bottleneck's latency outweighs its gap
+  double Impact = 0;
+  std::vector<RegionSensitivity> Regions; ///< busiest first
+};
+
+/// Simulates \p W and re-simulates it with each resource's latency and gap
+/// raised by \p Step (0.1: 10 %); with \p MaxRegions > 0 also per code
+/// region, for the MaxRegions regions with most dynamic instructions.
+Analysis analyze(const SmWorkload &W, const TimingParams &P,
+                 unsigned MaxRegions = 0, double Step = 0.1);
+
+/// "fp32 latency-bound" style label of a bottleneck.
+std::string bottleneckLabel(Resource R, bool LatencyBound);
+
+} // namespace klaraptor::timing
+
+#endif // KLARAPTOR_PROFILER_EMU_TIMING_TIMINGMODEL_H
