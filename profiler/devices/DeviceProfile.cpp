@@ -152,6 +152,22 @@ std::string_view stripComment(std::string_view Line) {
 
 } // namespace
 
+const std::vector<std::string> &timingKeys() {
+  static const std::vector<std::string> Keys = [] {
+    std::vector<std::string> K;
+    for (const char *R : {"int", "fp32", "fp64", "sfu", "lsu", "shared", "l2",
+                          "dram", "branch"}) {
+      K.push_back(std::string(R) + ".latency");
+      K.push_back(std::string(R) + ".gap");
+    }
+    for (const char *G : {"schedulers", "issue_gap", "barrier_latency",
+                          "l2_hit_rate", "clock_ghz", "launch_overhead_ns"})
+      K.push_back(G);
+    return K;
+  }();
+  return Keys;
+}
+
 const char *defaultDeviceProfile() { return "h100-sxm"; }
 
 std::vector<std::string> builtinDeviceProfiles() {
@@ -219,6 +235,24 @@ bool DeviceProfile::parse(std::string_view Text, const std::string &Origin,
       if (!Ok)
         return Fail(Sub);
       Inherited = true;
+      continue;
+    }
+    if (K.compare(0, 7, "timing.") == 0) {
+      std::string TK = K.substr(7);
+      const std::vector<std::string> &TKeys = timingKeys();
+      if (std::find(TKeys.begin(), TKeys.end(), TK) == TKeys.end())
+        return Fail("unknown timing key '" + K + "'");
+      if (std::find(Seen.begin(), Seen.end(), K) != Seen.end())
+        return Fail("'" + K + "' set twice");
+      Seen.push_back(K);
+      std::string Str(V);
+      errno = 0;
+      char *End = nullptr;
+      double D = std::strtod(Str.c_str(), &End);
+      if (errno || *End || !(D >= 0) || D > 1e12)
+        return Fail("'" + K + "' expects a non-negative number, not '" + Str +
+                    "'");
+      Timing[TK] = D;
       continue;
     }
     const Key *Found = nullptr;

@@ -18,6 +18,7 @@
 #define KLARAPTOR_PROFILER_DEVICES_DEVICEPROFILE_H
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +60,12 @@ struct DeviceProfile {
   /// Shared memory capacities an SM can be configured to, in KiB, ascending.
   std::vector<int64_t> SharedMemCarveoutKiB;
 
+  /// Timing parameters of the estimator (`timing.<key> = <number>` lines;
+  /// docs/timing.md), keyed without the `timing.` prefix: "dram.gap",
+  /// "schedulers", ... Keys are those of timingKeys(); a profile may leave
+  /// some out (the estimator then uses its defaults).
+  std::map<std::string, double> Timing;
+
   int64_t arch() const { return Major * 10 + Minor; } ///< 90 for CC 9.0
   int64_t maxWarpsPerMultiProcessor() const {
     return WarpSize ? MaxThreadsPerMultiProcessor / WarpSize : 0;
@@ -74,6 +81,12 @@ struct DeviceProfile {
 /// file when it contains '/' or ends in ".device". Empty means the default.
 bool loadDeviceProfile(std::string_view NameOrPath, DeviceProfile &P,
                        std::string &Error);
+
+/// Every timing key a profile may carry, without the `timing.` prefix
+/// (`<resource>.latency`, `<resource>.gap` for int fp32 fp64 sfu lsu shared
+/// l2 dram branch; schedulers, issue_gap, barrier_latency, l2_hit_rate,
+/// clock_ghz, launch_overhead_ns). The shipped profiles carry all of them.
+const std::vector<std::string> &timingKeys();
 
 /// The default profile's name ("h100-sxm").
 const char *defaultDeviceProfile();

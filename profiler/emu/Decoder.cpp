@@ -812,6 +812,36 @@ void KernelBuilder::decodeInst(const ptx::Instruction &PI, Inst &I) {
   DecodeCtx C(*this, PI, DecodingEntry);
   I.Line = PI.Line;
   I.Func = CurFunc;
+  size_t Pc = size_t(&I - P.Code.data());
+  // Source position (.loc) and predicate operands, for the timing engine.
+  if (PI.SrcLine && !P.SrcLine.empty()) {
+    P.SrcLine[Pc] = PI.SrcLine;
+    for (uint32_t K = 0; K < M.Ast->Files.size(); ++K)
+      if (M.Ast->Files[K].first == PI.SrcFile)
+        P.SrcFile[Pc] = K + 1;
+  }
+  {
+    PredUse &U = P.PredUses[Pc];
+    unsigned NW = 0, NR = 0;
+    auto predIndex = [&](const std::string &Name) {
+      const SymInfo *S = Name.empty() ? nullptr : lookup(Name);
+      return S && S->K == SymInfo::Pred ? S->Index : ~0u;
+    };
+    for (size_t K = 0; K < PI.Ops.size(); ++K) {
+      const ptx::Operand &O = PI.Ops[K];
+      if (O.K != ptx::Operand::Name)
+        continue;
+      uint32_t X = predIndex(O.Text), Y = predIndex(O.Text2);
+      for (uint32_t V : {X, Y}) {
+        if (V == ~0u)
+          continue;
+        if (K == 0 && NW < 2)
+          U.Written[NW++] = V;
+        else if (K != 0 && NR < 3)
+          U.Read[NR++] = V;
+      }
+    }
+  }
   if (!PI.GuardReg.empty()) {
     const SymInfo *S = lookup(PI.GuardReg);
     if (!S || S->K != SymInfo::Pred) {
@@ -988,6 +1018,21 @@ void KernelBuilder::build() {
     FI.EndPc = Pc;
   }
   P.Code.resize(Pc);
+  P.PredUses.resize(Pc);
+  bool HasLoc = false;
+  for (size_t F = 0; F < NF && !HasLoc; ++F)
+    for (const ptx::Instruction &I : Funcs[F]->Insts)
+      if (I.SrcLine) {
+        HasLoc = true;
+        break;
+      }
+  if (HasLoc) {
+    P.SrcFile.assign(Pc, 0);
+    P.SrcLine.assign(Pc, 0);
+    P.SrcFiles.push_back("");
+    for (const auto &Fl : M.Ast->Files)
+      P.SrcFiles.push_back(Fl.second);
+  }
   // Phase A.
   for (size_t F = 0; F < NF; ++F)
     allocate(uint32_t(F));

@@ -126,6 +126,15 @@ struct FunctionInfo {
   uint64_t AddressTag = 0;
 };
 
+/// Predicate registers one instruction writes and reads, besides its guard
+/// (for the timing engine's dependences): predicate indices, ~0u when
+/// unused. A predicate operand written first in PTX (`setp`, `vote`,
+/// `mov.pred`, the `p|q` pair) is written; any other is read.
+struct PredUse {
+  uint32_t Written[2] = {~0u, ~0u};
+  uint32_t Read[3] = {~0u, ~0u, ~0u};
+};
+
 /// A kernel ready to run.
 struct KernelProgram {
   std::string Name;
@@ -148,6 +157,13 @@ struct KernelProgram {
   uint32_t FrameBytes = 0;
   bool HasRecursion = false;
   uint64_t SpecialsUsed = 0;    ///< bit per SpecialSlot read
+  /// Source positions from `.loc` (PTX compiled with -lineinfo), per pc:
+  /// SrcFile[pc] indexes SrcFiles (0: none), SrcLine[pc] is the line (0:
+  /// none). Both are empty when the kernel's PTX has no `.loc`.
+  std::vector<uint32_t> SrcFile, SrcLine;
+  std::vector<std::string> SrcFiles; ///< [0] is ""; then `.file` names
+  /// Predicate operands per pc (PredUse).
+  std::vector<PredUse> PredUses;
   /// Set when decoding failed in a way that prevents any launch.
   std::string Error;
   LaunchStatus ErrorStatus = LaunchStatus::Ok;

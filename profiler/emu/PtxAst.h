@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace klaraptor::emu::ptx {
@@ -108,6 +109,9 @@ struct Instruction {
   bool GuardNeg = false;
   std::vector<Operand> Ops;
   uint32_t Line = 0;
+  /// The source position of the last `.loc` before it in its function
+  /// (file id of a `.file` directive, line), 0 when none.
+  uint32_t SrcFile = 0, SrcLine = 0;
 };
 
 struct Statement {
@@ -139,6 +143,8 @@ struct Module {
   unsigned AddressSize = 64;
   std::vector<VarDecl> Globals;
   std::vector<Function> Functions;
+  /// `.file` directives: id and file name.
+  std::vector<std::pair<uint32_t, std::string>> Files;
 };
 
 /// Parses PTX text. On failure returns null and sets \p Error

@@ -126,6 +126,8 @@ private:
   std::string &Error;
   size_t Pos = 0;
   bool Failed = false;
+  /// The last `.loc` of the function being parsed (file id, line; 0: none).
+  uint32_t LocFile = 0, LocLine = 0;
 
   const Token &tok() const { return Toks[Pos]; }
   const Token &peek(size_t K = 1) const {
@@ -554,6 +556,7 @@ bool Parser::parseFunction(Module &M, bool Visible, bool Extern, bool Weak) {
 
 bool Parser::parseBody(Function &F) {
   // At '{'.
+  LocFile = LocLine = 0;
   int Depth = 0;
   do {
     const Token &T = tok();
@@ -585,7 +588,24 @@ bool Parser::parseBody(Function &F) {
     }
     if (T.Kind == TokKind::Word && !T.Text.empty() && T.Text[0] == '.') {
       std::string_view W = T.Text;
-      if (W == ".loc" || W == ".file") {
+      if (W == ".loc") {
+        // `.loc file line column [, function_name ..., inlined_at ...]`:
+        // the source position of the instructions that follow.
+        uint32_t L = T.Line;
+        next();
+        if (tok().Kind == TokKind::Int && tok().Line == L) {
+          uint32_t File = uint32_t(tok().IntVal);
+          next();
+          if (tok().Kind == TokKind::Int && tok().Line == L) {
+            LocFile = File;
+            LocLine = uint32_t(tok().IntVal);
+          }
+        }
+        if (tok().Line == L)
+          skipLine();
+        continue;
+      }
+      if (W == ".file") {
         skipLine();
         continue;
       }
@@ -824,6 +844,8 @@ bool Parser::parseOperand(Operand &O) {
 bool Parser::parseInstruction(Function &F) {
   Instruction I;
   I.Line = tok().Line;
+  I.SrcFile = LocFile;
+  I.SrcLine = LocLine;
   if (tok().is('@')) {
     next();
     if (tok().is('!')) {
@@ -932,7 +954,21 @@ std::unique_ptr<Module> Parser::run() {
       M->AddressSize = unsigned(V);
       continue;
     }
-    if (W == ".file" || W == ".loc") {
+    if (W == ".file") {
+      // `.file id "name" [, timestamp, size]`.
+      uint32_t L = tok().Line;
+      next();
+      if (tok().Kind == TokKind::Int && tok().Line == L) {
+        uint32_t Id = uint32_t(tok().IntVal);
+        next();
+        if (tok().Kind == TokKind::String && tok().Line == L)
+          M->Files.emplace_back(Id, std::string(tok().Text));
+      }
+      if (tok().Line == L)
+        skipLine();
+      continue;
+    }
+    if (W == ".loc") {
       skipLine();
       continue;
     }

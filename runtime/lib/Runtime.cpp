@@ -618,6 +618,48 @@ void Runtime::clearHistory() {
   });
 }
 
+klaraptor_status Runtime::candidates(const char *Kernel, void *const *Args,
+                                     std::vector<Candidate> &Out) {
+  Out.clear();
+  if (!Kernel || !Args)
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
+  KernelEntry *E = Kernels.findName(Kernel);
+  if (!E)
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
+  if (!E->usable())
+    return E->Status == KLARAPTOR_OK ? KLARAPTOR_ERR_BAD_SPEC : E->Status;
+  const KernelSpec &S = *E->Spec;
+  std::vector<int64_t> Data(S.Data.size() + 1);
+  klaraptor_launch_info Info;
+  std::memset(&Info, 0, sizeof(Info));
+  Info.size = sizeof(Info);
+  Info.args = Args;
+  if (!dataValues(*E, &Info, Data.data()))
+    return KLARAPTOR_ERR_EVAL;
+  const int Device = Devices.currentDevice();
+  if (Device < 0)
+    return KLARAPTOR_ERR_NO_DEVICE;
+  std::string Why;
+  const klaraptor_device_info *Dev = Devices.limits(Device, Why);
+  if (!Dev)
+    return KLARAPTOR_ERR_NO_DEVICE;
+  int MaxThreads;
+  {
+    std::lock_guard<std::mutex> G(E->DecideMutex);
+    auto Slot = E->MaxThreads.find({Device, nullptr});
+    if (Slot == E->MaxThreads.end())
+      Slot = E->MaxThreads
+                 .emplace(std::make_pair(Device, nullptr),
+                          Devices.kernelMaxThreads(E->HostHandle, nullptr,
+                                                   Device))
+                 .first;
+    MaxThreads = Slot->second;
+  }
+  CandidateEnumerator Enum(S, LaunchLimits::from(*Dev, MaxThreads));
+  Out = Enum.admissible(Data.data(), S.Data.size());
+  return KLARAPTOR_OK;
+}
+
 klaraptor_status Runtime::setDeviceOverride(const klaraptor_device_info *Info) {
   if (Info && Info->size < offsetof(klaraptor_device_info, shared_mem_per_block) +
                                sizeof(uint64_t))

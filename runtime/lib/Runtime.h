@@ -14,6 +14,7 @@
 #ifndef KLARAPTOR_RUNTIME_RUNTIME_H
 #define KLARAPTOR_RUNTIME_RUNTIME_H
 
+#include "Candidates.h"
 #include "Config.h"
 #include "DecisionLog.h"
 #include "DeviceQuery.h"
@@ -24,6 +25,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 namespace klaraptor {
 
@@ -54,6 +56,12 @@ public:
   KernelRegistry &kernels() { return Kernels; }
   /// Decisions made so far (memoised launches not counted).
   uint64_t decisionCount() const { return Decisions.load(); }
+
+  /// The admissible candidates of the annotated kernel named \p Kernel
+  /// (device or source name) for a launch with argument array \p Args on
+  /// the current device, in enumeration order (klaraptor_candidates).
+  klaraptor_status candidates(const char *Kernel, void *const *Args,
+                              std::vector<Candidate> &Out);
 
   /// Replaces the device (tests, benchmarks) and forgets every decision.
   klaraptor_status setDeviceOverride(const klaraptor_device_info *Info);

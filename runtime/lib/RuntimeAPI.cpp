@@ -17,6 +17,9 @@
 
 #include "Runtime.h"
 
+#include <cstring>
+#include <vector>
+
 using klaraptor::Runtime;
 
 #ifndef KLARAPTOR_RT_VERSION
@@ -75,6 +78,32 @@ void klaraptor_clear_history(void) {
   try {
     Runtime::global().clearHistory();
   } catch (...) {
+  }
+}
+
+klaraptor_status klaraptor_candidates(const char *kernel, void *const *args,
+                                      klaraptor_candidate *out,
+                                      uint32_t capacity, uint32_t *count) {
+  try {
+    if (!count || (capacity && !out))
+      return KLARAPTOR_ERR_BAD_ARGUMENT;
+    std::vector<klaraptor::Candidate> Cands;
+    klaraptor_status S = Runtime::global().candidates(kernel, args, Cands);
+    *count = 0;
+    if (S != KLARAPTOR_OK)
+      return S;
+    for (size_t I = 0; I < Cands.size() && I < capacity; ++I) {
+      std::memset(&out[I], 0, sizeof(out[I]));
+      out[I].size = sizeof(out[I]);
+      for (int D = 0; D < 3; ++D) {
+        out[I].block[D] = Cands[I].Block[D];
+        out[I].grid[D] = Cands[I].Grid[D];
+      }
+    }
+    *count = uint32_t(Cands.size());
+    return KLARAPTOR_OK;
+  } catch (...) {
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
   }
 }
 

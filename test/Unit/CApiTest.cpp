@@ -9,6 +9,8 @@
 #include "RuntimeTestSupport.h"
 #include "klaraptor/klaraptor_rt.h"
 
+#include <vector>
+
 #include <gtest/gtest.h>
 
 using namespace klaraptor;
@@ -99,6 +101,46 @@ TEST(CApi, WithoutCudaLaunchesKeepTheirConfiguration) {
   Launch L5({1000}, {4, 1, 1}, {256, 1, 1});
   EXPECT_EQ(__klaraptor_rt_launch(&K.Desc, &L5.Info), KLARAPTOR_UNCHANGED);
   EXPECT_EQ(L5.block(), (Dim3{256, 1, 1}));
+}
+
+// klaraptor_candidates: the admissible candidates of a registered kernel
+// for a launch's arguments, without a model and without a decision.
+TEST(CApi, Candidates) {
+  // Static: descriptors are identified by address, and a stack object could
+  // reuse the address of an earlier test's descriptor.
+  static TestKernel K(oneDimSpec("capi_cands"), "capi_cands");
+  ASSERT_EQ(__klaraptor_rt_register_kernel(&K.Desc), KLARAPTOR_OK);
+  int64_t N = 1000;
+  void *Args[] = {&N};
+  uint32_t Count = 99;
+  EXPECT_EQ(klaraptor_candidates("capi_cands", Args, nullptr, 0, nullptr),
+            KLARAPTOR_ERR_BAD_ARGUMENT);
+  EXPECT_EQ(klaraptor_candidates("no_such_kernel", Args, nullptr, 0, &Count),
+            KLARAPTOR_ERR_BAD_ARGUMENT);
+  EXPECT_EQ(Count, 0u);
+
+  klaraptor_device_info D = h100();
+  ASSERT_EQ(klaraptor_rt_internal_set_device_limits(&D), KLARAPTOR_OK);
+  uint64_t Before = klaraptor_rt_internal_decision_count();
+  ASSERT_EQ(klaraptor_candidates("capi_cands", Args, nullptr, 0, &Count),
+            KLARAPTOR_OK);
+  ASSERT_GT(Count, 1u);
+  std::vector<klaraptor_candidate> C(Count);
+  uint32_t Again = 0;
+  ASSERT_EQ(klaraptor_candidates("capi_cands", Args, C.data(), 2, &Again),
+            KLARAPTOR_OK);
+  EXPECT_EQ(Again, Count); // the total, though only 2 were written
+  ASSERT_EQ(klaraptor_candidates("capi_cands", Args, C.data(), Count, &Again),
+            KLARAPTOR_OK);
+  for (const klaraptor_candidate &X : C) {
+    EXPECT_EQ(X.size, sizeof(klaraptor_candidate));
+    EXPECT_EQ(X.block[1], 1u);
+    EXPECT_EQ(X.grid[0], (1000 + X.block[0] - 1) / X.block[0]);
+  }
+  EXPECT_EQ(C.back().block[0], 1024u);
+  EXPECT_EQ(C.back().grid[0], 1u);
+  EXPECT_EQ(klaraptor_rt_internal_decision_count(), Before);
+  ASSERT_EQ(klaraptor_rt_internal_set_device_limits(nullptr), KLARAPTOR_OK);
 }
 
 // docs/runtime-abi.md gives these x86-64 layouts; the IO-builder pass emits

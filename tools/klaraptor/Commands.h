@@ -22,6 +22,11 @@ int runFitTable(const Args &A);
 /// The usage text of fit-table.
 const char *fitTableUsage();
 
+/// `klaraptor explain [--out FILE] [--launch N] -- COMMAND [ARGS...]`
+int runExplain(const Args &A);
+/// The usage text of explain.
+const char *explainUsage();
+
 /// Prints `klaraptor: error: MESSAGE` to stderr.
 void error(const std::string &Message);
 /// Prints `klaraptor: warning: MESSAGE` to stderr.

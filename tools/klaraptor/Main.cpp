@@ -39,6 +39,8 @@ struct Command {
 const Command Commands[] = {
     {"fit-table", "fit a rational function to one column of a CSV file",
      runFitTable},
+    {"explain", "time estimates and bottlenecks of a program's launches",
+     runExplain},
 };
 
 void printHelp(std::FILE *Out) {

@@ -9,6 +9,9 @@
 ///   KLARAPTOR_EMU_THREADS  host threads per launch (default 1)
 ///   KLARAPTOR_EMU_ESTIMATE 0: no time estimates in reported launches
 ///   KLARAPTOR_EMU_TIMING_PARAMS  timing parameter overrides (docs/timing.md)
+///   KLARAPTOR_EMU_EXPLAIN  file receiving a timing report per launch
+///                          (Explain.cpp; KLARAPTOR_EMU_EXPLAIN_LAUNCH=N: the
+///                          N-th launch only)
 //===----------------------------------------------------------------------===//
 #include "EmuRuntime.h"
 
@@ -173,6 +176,7 @@ Runtime::Runtime() {
     ReportPath = P;
   if (const char *E = std::getenv("KLARAPTOR_EMU_ESTIMATE"))
     Estimate = std::strcmp(E, "0") != 0;
+  initExplain();
   // CUDA's documented defaults.
   Limits[cudaLimitStackSize] = 1024;
   Limits[cudaLimitPrintfFifoSize] = 1 << 20;
@@ -981,9 +985,17 @@ cudaError_t Runtime::launch(const LaunchRequest &R) {
   emu::LaunchMetrics Metrics;
   if (WantMetrics)
     O.Metrics = &Metrics;
+  // KLARAPTOR_EMU_EXPLAIN: the candidates are estimated before the launch
+  // (on saved and restored memory), the launch's own shape from its trace.
+  const bool Explain = explainThis();
+  std::string ExplainText;
+  double BestNs = -1;
+  if (Explain)
+    explainCandidates(R, ExplainText, BestNs);
   // The estimate traces the blocks of one wave of one SM of this launch.
   std::unique_ptr<timing::TraceCollector> Trace;
-  const timing::TimingParams *TP = WantMetrics ? timingParams() : nullptr;
+  const timing::TimingParams *TP =
+      WantMetrics || Explain ? timingParams() : nullptr;
   const emu::KernelProgram *Prog =
       TP ? timing::kernelProgram(*F.Module->M, F.Name) : nullptr;
   if (Prog) {
@@ -1008,6 +1020,8 @@ cudaError_t Runtime::launch(const LaunchRequest &R) {
   cudaError_t E = cudaSuccess;
   switch (Res.Status) {
   case emu::LaunchStatus::Ok:
+    if (Explain)
+      explainOwn(R, Trace.get(), Prog, ExplainText, BestNs);
     if (WantMetrics) {
       timing::LaunchEstimate E;
       std::string Why;

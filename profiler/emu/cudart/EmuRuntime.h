@@ -274,6 +274,37 @@ private:
   std::unique_ptr<timing::TimingParams> Timing;
   int ReportFd = -1;
   bool ReportFailed = false;
+  // KLARAPTOR_EMU_EXPLAIN (Explain.cpp).
+  std::string ExplainPath;
+  uint64_t ExplainOnly = 0; ///< KLARAPTOR_EMU_EXPLAIN_LAUNCH, 0: every one
+  std::atomic<uint64_t> ExplainCounter{0};
+  void initExplain();
+  /// Counts a launch; whether it is to be explained.
+  bool explainThis();
+  std::vector<std::pair<void *, std::vector<char>>>
+  saveMemory(const Function &F);
+  void restoreMemory(
+      const std::vector<std::pair<void *, std::vector<char>>> &Saved);
+  /// Runs one SM's wave of \p F at \p Grid x \p Block and estimates it.
+  bool estimateShape(const Function &F, const LaunchRequest &R,
+                     const emu::Dim3 &Grid, const emu::Dim3 &Block,
+                     int Regions, timing::LaunchEstimate &E,
+                     std::unique_ptr<timing::SmWorkload> *W, std::string &Why);
+  std::string explainShape(const char *Title, const Function &F,
+                           const timing::LaunchEstimate &E,
+                           const timing::SmWorkload *W, const emu::Dim3 &Grid,
+                           const emu::Dim3 &Block);
+  /// Estimates every admissible candidate of \p R's kernel (memory saved
+  /// and restored) and appends the best one's report to \p Out.
+  void explainCandidates(const LaunchRequest &R, std::string &Out,
+                         double &BestNs);
+  /// Writes the report of a finished launch: its own shape from \p Trace,
+  /// then \p CandidateText (explainCandidates).
+  void explainOwn(const LaunchRequest &R, const timing::TraceCollector *Trace,
+                  const emu::KernelProgram *Prog,
+                  const std::string &CandidateText, double BestNs);
+  void writeExplain(const std::string &Text);
+
   std::mutex ObserverMutex;
   void (*Observer)(void *, const void *) = nullptr;
   void *ObserverCtx = nullptr;

@@ -1,11 +1,11 @@
 //===- Estimator.cpp - launch time estimates from the emulator's traces ---===//
 ///
 /// \file
-/// Built-in timing parameters per device, trace collection, the mapping of
+/// Timing parameters from the device profile, trace collection, the mapping of
 /// decoded PTX instructions to resources and registers, and the launch
-/// estimate (Estimator.h). Every parameter value below is listed with its
-/// source in docs/timing.md; the ones marked "assumption" there are not
-/// measured on the device.
+/// estimate (Estimator.h). The parameter values live in the .device files
+/// (`timing.*` keys, each with its source); the defaults here only fill
+/// keys a user's profile leaves out.
 //===----------------------------------------------------------------------===//
 #include "Estimator.h"
 
@@ -13,6 +13,7 @@
 #include "Program.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -23,72 +24,60 @@ namespace klaraptor::timing {
 // Parameters
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// What differs between the built-in devices (docs/timing.md, sources).
-struct DeviceTiming {
-  const char *Id;
-  double DramGBs; ///< peak DRAM bandwidth, GB/s
-  double L2GBs;   ///< L2 bandwidth, GB/s (assumption where not published)
-  double DramLatency, L2Latency, SharedLatency;
-};
-
-const DeviceTiming Devices[] = {
-    // H100 SXM5: 3.35 TB/s HBM3 (whitepaper); latencies from public
-    // microbenchmarks of Hopper (Luo et al. 2024), rounded.
-    {"h100-sxm", 3350, 5500, 480, 262, 29},
-    // H200: 4.8 TB/s HBM3e (datasheet); same SM as H100.
-    {"h200", 4800, 5500, 480, 262, 29},
-    // A100 SXM4 80GB: 2039 GB/s (datasheet); Ampere latencies (Jia-style
-    // microbenchmarks, rounded).
-    {"a100-sxm4-80gb", 2039, 4000, 470, 200, 29},
-    // T4: 320 GB/s GDDR6 (datasheet); Turing latencies (Jia et al. 2019).
-    {"t4", 320, 1300, 430, 190, 19},
-};
-
-} // namespace
-
 TimingParams builtinTimingParams(const devices::DeviceProfile &D) {
-  const DeviceTiming *T = &Devices[0];
-  bool Known = false;
-  for (const DeviceTiming &X : Devices)
-    if (D.Id == X.Id) {
-      T = &X;
-      Known = true;
-    }
+  // Defaults for a profile that lacks timing keys (a user's own profile):
+  // h100-sxm's pipe values, the profile's clock and schedulers, and DRAM
+  // from its bus width and memory clock. The shipped profiles carry every
+  // key (docs/timing.md lists the values and their sources).
   TimingParams P;
-  P.Source = std::string("built-in (") + T->Id + ")";
-  if (!Known)
-    P.Source += ", device '" + D.Id + "' has no timing table";
   P.ClockGHz = D.ClockRate > 0 ? double(D.ClockRate) / 1e6 : 1.98;
   P.Schedulers = D.SmSubPartitions > 0 ? unsigned(D.SmSubPartitions) : 4;
   int64_t SMs = D.MultiProcessorCount > 0 ? D.MultiProcessorCount : 1;
-  // Bytes per SM per cycle of each memory level; one unit is a 32-byte
-  // sector.
-  double DramBpc = T->DramGBs * 1e9 / (double(SMs) * P.ClockGHz * 1e9);
-  double L2Bpc = T->L2GBs * 1e9 / (double(SMs) * P.ClockGHz * 1e9);
+  double DramGBs = D.MemoryBusWidth > 0 && D.MemoryClockRate > 0
+                       ? 2.0 * double(D.MemoryClockRate) * 1e3 *
+                             double(D.MemoryBusWidth) / 8 / 1e9
+                       : 3350;
   auto set = [&](Resource R, double L, double G, bool PerSched) {
     P[R].Latency = L;
     P[R].Gap = G;
     P[R].PerScheduler = PerSched;
   };
-  // Pipes per SM sub-partition (32 lanes per scheduler on sm_80+/sm_90:
-  // 32 FP32 lanes, 16 INT32, 16 FP64 (8 on T4's FP64 path is emulated, we
-  // keep 16), 4 MUFU).
+  // The pipes exist once per SM sub-partition (warp scheduler); the memory
+  // path once per SM.
   set(Resource::Int, 4, 2, true);
   set(Resource::Fp32, 4, 1, true);
   set(Resource::Fp64, 8, 2, true);
   set(Resource::Sfu, 18, 8, true);
   set(Resource::Branch, 4, 2, true);
-  // Per SM.
   set(Resource::Lsu, 4, 1, false);
-  set(Resource::Shared, T->SharedLatency, 1, false);
-  set(Resource::L2, T->L2Latency, 32.0 / L2Bpc, false);
-  set(Resource::Dram, T->DramLatency, 32.0 / DramBpc, false);
+  set(Resource::Shared, 29, 1, false);
+  set(Resource::L2, 262, 32.0 * double(SMs) * P.ClockGHz / 5500, false);
+  set(Resource::Dram, 480, 32.0 * double(SMs) * P.ClockGHz / DramGBs, false);
   P.IssueGap = 1;
   P.BarrierLatency = 20;
   P.L2HitRate = 0;
   P.LaunchOverheadNs = 2000;
+  // The profile's own values.
+  std::string Text;
+  unsigned Missing = 0;
+  for (const std::string &K : devices::timingKeys()) {
+    auto It = D.Timing.find(K);
+    if (It == D.Timing.end()) {
+      ++Missing;
+      continue;
+    }
+    char Buf[64];
+    std::snprintf(Buf, sizeof(Buf), "%.17g", It->second);
+    Text += K + " = " + Buf + "\n";
+  }
+  std::string Error;
+  if (!parseTimingParams(Text, "device profile '" + D.Id + "'", P, Error))
+    P.Source = Error + "; ";
+  P.Source += "device profile '" + D.Id + "'";
+  if (Missing == devices::timingKeys().size())
+    P.Source += " (no timing keys: defaults)";
+  else if (Missing)
+    P.Source += " (" + std::to_string(Missing) + " timing keys defaulted)";
   return P;
 }
 
@@ -151,12 +140,32 @@ Resource resourceOf(const emu::Inst &I) {
   }
 }
 
-StaticInst describe(const emu::KernelProgram &P, const emu::Inst &I) {
+StaticInst describe(const emu::KernelProgram &P, uint32_t Pc) {
   using emu::InstClass;
+  const emu::Inst &I = P.Code[Pc];
   StaticInst S;
   S.Res = resourceOf(I);
   S.Barrier = I.Kind == emu::InstKind::Bar && emu::BarKind(I.Aux) != emu::BarKind::Arrive;
   S.Line = I.Line;
+  constexpr unsigned MaxSrc = sizeof(S.Src) / sizeof(S.Src[0]);
+  constexpr unsigned MaxDst = sizeof(S.Dst) / sizeof(S.Dst[0]);
+  // Predicates are registers numbered after the register slots; the
+  // constant-true/false predicates and the `_` sink carry no dependence.
+  auto realPred = [&](uint32_t X) {
+    return X < P.NumPreds && X != P.PredTrue && X != P.PredFalse &&
+           X != P.PredSink;
+  };
+  if (I.Guard >= 0 && realPred(uint32_t(I.Guard)) && S.NumSrc < MaxSrc)
+    S.Src[S.NumSrc++] = P.NumSlots + uint32_t(I.Guard);
+  if (Pc < P.PredUses.size()) {
+    const emu::PredUse &U = P.PredUses[Pc];
+    for (uint32_t X : U.Read)
+      if (realPred(X) && S.NumSrc < MaxSrc)
+        S.Src[S.NumSrc++] = P.NumSlots + X;
+    for (uint32_t X : U.Written)
+      if (realPred(X) && S.NumDst < MaxDst)
+        S.Dst[S.NumDst++] = P.NumSlots + X;
+  }
   if (I.Kind != emu::InstKind::Op)
     return S;
   // Operand slots: A[0] is the destination by convention (A[0..3] for
@@ -172,14 +181,22 @@ StaticInst describe(const emu::KernelProgram &P, const emu::Inst &I) {
   bool Load = C == InstClass::GlobalLoad || C == InstClass::SharedLoad ||
               C == InstClass::LocalLoad;
   unsigned FirstSrc = Store ? 0 : Load ? 4 : 1;
-  if (!Store)
+  // An instruction whose first PTX operand is a predicate (setp) has no
+  // register destination.
+  bool PredDst = Pc < P.PredUses.size() && P.PredUses[Pc].Written[0] != ~0u;
+  if (!Store && !PredDst)
     for (unsigned K = 0; K < (Load ? 4u : 1u); ++K)
-      if (isReg(I.A[K]))
+      if (isReg(I.A[K]) && S.NumDst < MaxDst)
         S.Dst[S.NumDst++] = I.A[K];
   for (unsigned K = FirstSrc; K < 6; ++K)
-    if (isReg(I.A[K]))
+    if (isReg(I.A[K]) && S.NumSrc < MaxSrc)
       S.Src[S.NumSrc++] = I.A[K];
   return S;
+}
+
+std::string baseName(const std::string &Path) {
+  size_t Slash = Path.find_last_of('/');
+  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
 }
 
 } // namespace
@@ -187,7 +204,8 @@ StaticInst describe(const emu::KernelProgram &P, const emu::Inst &I) {
 SmWorkload buildWorkload(const emu::KernelProgram &P,
                          const TraceCollector &C) {
   SmWorkload W;
-  W.NumRegs = std::max<uint32_t>(P.NumSlots, 1);
+  // Registers, then predicates (describe()).
+  W.NumRegs = std::max<uint32_t>(P.NumSlots + P.NumPreds, 1);
   size_t N = P.Code.size();
   // Regions: a new one starts at every branch target and after every
   // branch, within each function.
@@ -210,7 +228,7 @@ SmWorkload buildWorkload(const emu::KernelProgram &P,
   for (size_t I = 0; I < N; ++I) {
     if (Starts[I] && I > 0)
       ++Region;
-    StaticInst S = describe(P, P.Code[I]);
+    StaticInst S = describe(P, uint32_t(I));
     S.Region = Region;
     if (W.Regions.size() <= Region)
       W.Regions.push_back({S.Line, S.Line, ""});
@@ -222,9 +240,39 @@ SmWorkload buildWorkload(const emu::KernelProgram &P,
     }
     W.Code.push_back(S);
   }
-  for (CodeRegion &R : W.Regions)
+  // Source lines (`.loc`): each region is named by the file most of its
+  // instructions come from and that file's line range; regions without any
+  // `.loc` (and all of them in PTX without -lineinfo) by their PTX lines.
+  std::vector<std::vector<uint32_t>> FileCount(W.Regions.size());
+  if (!P.SrcLine.empty())
+    for (size_t I = 0; I < N; ++I)
+      if (P.SrcLine[I]) {
+        std::vector<uint32_t> &FC = FileCount[W.Code[I].Region];
+        FC.resize(P.SrcFiles.size() + 1, 0);
+        ++FC[P.SrcFile[I]];
+      }
+  for (uint32_t RI = 0; RI < W.Regions.size(); ++RI) {
+    CodeRegion &R = W.Regions[RI];
+    const std::vector<uint32_t> &FC = FileCount[RI];
+    if (!FC.empty()) {
+      uint32_t F = uint32_t(std::max_element(FC.begin(), FC.end()) - FC.begin());
+      for (size_t I = 0; I < N; ++I)
+        if (W.Code[I].Region == RI && P.SrcLine[I] && P.SrcFile[I] == F) {
+          uint32_t L = P.SrcLine[I];
+          if (!R.FirstSrcLine || L < R.FirstSrcLine)
+            R.FirstSrcLine = L;
+          R.LastSrcLine = std::max(R.LastSrcLine, L);
+        }
+      R.File = F < P.SrcFiles.size() ? P.SrcFiles[F] : "";
+      std::string Shown = R.File.empty() ? "src" : baseName(R.File);
+      R.Name = Shown + ":" + std::to_string(R.FirstSrcLine);
+      if (R.LastSrcLine != R.FirstSrcLine)
+        R.Name += "-" + std::to_string(R.LastSrcLine);
+      continue;
+    }
     R.Name = "ptx:" + std::to_string(R.FirstLine) + "-" +
              std::to_string(R.LastLine);
+  }
   // Blocks in grid order, so that the result does not depend on which host
   // thread ran which.
   std::vector<const TraceCollector::Block *> Bs;

@@ -34,11 +34,14 @@ struct KernelProgram;
 
 namespace klaraptor::timing {
 
-/// The built-in parameters for \p D (docs/timing.md lists them with their
-/// sources), then the file named by KLARAPTOR_EMU_TIMING_PARAMS, if set.
+/// The parameters of \p D (its `timing.*` keys; docs/timing.md lists them
+/// with their sources), then the file named by KLARAPTOR_EMU_TIMING_PARAMS,
+/// if set.
 bool timingParamsFor(const devices::DeviceProfile &D, TimingParams &P,
                      std::string &Error);
-/// Only the built-in parameters (no environment).
+/// Only the profile's parameters (no environment); keys the profile lacks
+/// get h100-sxm-like defaults (DRAM gap from its bus width and memory
+/// clock).
 TimingParams builtinTimingParams(const devices::DeviceProfile &D);
 
 /// Keeps the instruction streams of the first \p MaxBlocks blocks a launch

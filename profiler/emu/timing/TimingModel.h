@@ -89,7 +89,9 @@ struct StaticInst {
   bool Barrier = false;         ///< bar.sync: wait for the block
   uint8_t NumDst = 0, NumSrc = 0;
   uint32_t Dst[4] = {0, 0, 0, 0}; ///< register ids written
-  uint32_t Src[6] = {0, 0, 0, 0, 0, 0}; ///< register ids read
+  /// Register ids read: operands, then the guard and predicate sources
+  /// (Estimator.cpp numbers predicates after the register slots).
+  uint32_t Src[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   uint32_t Line = 0;   ///< PTX line (for reports)
   uint32_t Region = 0; ///< code region id (SmWorkload::Regions)
 };
@@ -108,7 +110,9 @@ struct WarpStream {
 
 struct CodeRegion {
   uint32_t FirstLine = 0, LastLine = 0; ///< PTX lines
-  std::string Name;                     ///< "ptx:12-30"
+  std::string Name; ///< "kernels.cu:40-43" when the PTX has `.loc`, else "ptx:12-30"
+  std::string File; ///< source file (as `.file` names it), empty without `.loc`
+  uint32_t FirstSrcLine = 0, LastSrcLine = 0; ///< its lines in File
 };
 
 /// What one SM runs: the warps of its resident blocks.

@@ -149,6 +149,24 @@ klaraptor_status klaraptor_register_model(const char *kernel,
 /** Forgets every memoised decision. */
 void klaraptor_clear_history(void);
 
+/**
+ * The admissible candidate launches of the annotated kernel whose device or
+ * source name is `kernel`, for a launch whose kernel argument array is `args`,
+ * on the current device, in the runtime's enumeration order (block shapes of
+ * the pragma's candidate set within the device's and the kernel's limits,
+ * where-constraints true, grid expressions valid). Writes
+ * min(*count, capacity) entries to `out` (their `size` is set) and the total
+ * to *count. No model is asked and no decision is made or remembered.
+ * Returns KLARAPTOR_ERR_BAD_ARGUMENT for a null pointer or a kernel that is
+ * not registered, KLARAPTOR_ERR_BAD_SPEC / KLARAPTOR_ERR_ABI for a kernel
+ * whose launches are never tuned, KLARAPTOR_ERR_EVAL when a data expression
+ * fails, KLARAPTOR_ERR_NO_DEVICE without a device. `klaraptor explain` uses
+ * it (through the emulated CUDA runtime) to estimate every candidate.
+ */
+klaraptor_status klaraptor_candidates(const char *kernel, void *const *args,
+                                      klaraptor_candidate *out,
+                                      uint32_t capacity, uint32_t *count);
+
 /** The runtime's version string, e.g. "klaraptor-rt 0.1.0 (abi 1)". */
 const char *klaraptor_version(void);
 

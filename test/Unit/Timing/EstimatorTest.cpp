@@ -9,9 +9,11 @@
 /// 256-thread blocks. Only one wave of one SM runs, so N = 2^24 is cheap.
 //===----------------------------------------------------------------------===//
 #include "Estimator.h"
+#include "Program.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -63,15 +65,18 @@ struct Buf {
 };
 
 LaunchEstimate estimate(const char *Kernel, emu::Dim3 Grid, emu::Dim3 Block,
-                        std::vector<void *> Args, int Regions = -1) {
+                        std::vector<void *> Args, int Regions = -1,
+                        const devices::DeviceProfile *D = nullptr) {
+  if (!D)
+    D = &h100();
   emu::LaunchOptions O;
   O.Grid = Grid;
   O.Block = Block;
   O.Args = Args.data();
   LaunchEstimate E;
   std::string Error;
-  EXPECT_TRUE(estimateLaunch(kernels(), Kernel, O, h100(), resources(),
-                             builtinTimingParams(h100()), Regions, E, Error))
+  EXPECT_TRUE(estimateLaunch(kernels(), Kernel, O, *D, resources(),
+                             builtinTimingParams(*D), Regions, E, Error))
       << Error;
   return E;
 }
@@ -120,9 +125,10 @@ TEST(Estimator, DependentChainIsLatencyBound) {
               E.CyclesPerWave, E.A.Table[unsigned(Resource::Fp32)].Latency);
   EXPECT_EQ(E.A.Bottleneck, Resource::Fp32);
   EXPECT_TRUE(E.A.LatencyBound);
-  // Four cycles per dependent multiply-add dominate.
+  // Four cycles per dependent multiply-add dominate; the loop's branch
+  // waits for its setp (predicate dependence), a few cycles per iteration.
   EXPECT_GT(E.CyclesPerWave, 4.0 * 8 * Iters);
-  EXPECT_LT(E.CyclesPerWave, 4.0 * 8 * Iters * 1.2);
+  EXPECT_LT(E.CyclesPerWave, 4.0 * 8 * Iters * 1.3);
   const RegionSensitivity &R = mostSensitive(E.A);
   EXPECT_EQ(R.Bottleneck, Resource::Fp32);
   EXPECT_TRUE(R.LatencyBound);
@@ -146,6 +152,203 @@ TEST(Estimator, SmallBlocksSlowACopyAtLargeN) {
   double Floor = 2.0 * 4 * N / 3350.0;
   EXPECT_GT(E256.Ns, Floor);
   EXPECT_LT(E256.Ns, Floor * 2);
+}
+
+TEST(DeviceTiming, EveryShippedProfileCarriesEveryTimingKey) {
+  std::vector<std::string> Names = devices::builtinDeviceProfiles();
+  EXPECT_GE(Names.size(), 5u);
+  EXPECT_NE(std::find(Names.begin(), Names.end(), "rtx-4090"), Names.end());
+  for (const std::string &Name : Names) {
+    devices::DeviceProfile D;
+    std::string Error;
+    ASSERT_TRUE(devices::loadDeviceProfile(Name, D, Error)) << Error;
+    for (const std::string &K : devices::timingKeys())
+      EXPECT_TRUE(D.Timing.count(K)) << Name << " lacks timing." << K;
+    TimingParams P = builtinTimingParams(D);
+    EXPECT_EQ(P.Source, "device profile '" + Name + "'") << P.Source;
+    // The profile's clock key agrees with its clockRate.
+    EXPECT_NEAR(P.ClockGHz, double(D.ClockRate) / 1e6, 1e-9) << Name;
+    EXPECT_EQ(P.Schedulers, unsigned(D.SmSubPartitions)) << Name;
+  }
+  // Every key the profiles may carry is one the timing parser knows.
+  for (const std::string &K : devices::timingKeys()) {
+    TimingParams P;
+    std::string Error;
+    EXPECT_TRUE(parseTimingParams(K + " = 1", "t", P, Error)) << Error;
+  }
+}
+
+TEST(DeviceTiming, ParametersComeFromTheProfile) {
+  const devices::DeviceProfile &H = h100();
+  TimingParams P = builtinTimingParams(H);
+  EXPECT_DOUBLE_EQ(P[Resource::Dram].Gap, 2.4966);
+  EXPECT_DOUBLE_EQ(P[Resource::Dram].Latency, 480);
+  EXPECT_DOUBLE_EQ(P[Resource::L2].Gap, 1.5206);
+  // h200 inherits h100-sxm and only changes the DRAM gap (4.8 TB/s).
+  devices::DeviceProfile H200;
+  std::string Error;
+  ASSERT_TRUE(devices::loadDeviceProfile("h200", H200, Error)) << Error;
+  TimingParams Q = builtinTimingParams(H200);
+  EXPECT_DOUBLE_EQ(Q[Resource::Dram].Gap, 1.7424);
+  EXPECT_DOUBLE_EQ(Q[Resource::Dram].Latency, 480);
+  EXPECT_DOUBLE_EQ(Q[Resource::Fp32].Gap, P[Resource::Fp32].Gap);
+  // A profile file that sets the DRAM gap moves a DRAM-bound estimate.
+  devices::DeviceProfile Slow;
+  ASSERT_TRUE(Slow.parse("format = 1\ninherit = h100-sxm\nid = slow\n"
+                         "timing.dram.gap = 5.0   # twice h100-sxm's\n",
+                         "slow.device", Error))
+      << Error;
+  EXPECT_DOUBLE_EQ(builtinTimingParams(Slow)[Resource::Dram].Gap, 5.0);
+  int N = 1 << 20, Stride = 32;
+  Buf In(size_t(N) * Stride * 4), Out(size_t(N) * 4);
+  void *InP = In.P, *OutP = Out.P;
+  std::vector<void *> Args = {&InP, &OutP, &N, &Stride};
+  LaunchEstimate A = estimate("strided_copy", {uint32_t(N / 256), 1, 1},
+                              {256, 1, 1}, Args, 0, &H);
+  LaunchEstimate B = estimate("strided_copy", {uint32_t(N / 256), 1, 1},
+                              {256, 1, 1}, Args, 0, &Slow);
+  LaunchEstimate C = estimate("strided_copy", {uint32_t(N / 256), 1, 1},
+                              {256, 1, 1}, Args, 0, &H200);
+  std::printf("strided_copy N=2^20 by DRAM gap: 2.4966: %.0f ns, 5.0: %.0f "
+              "ns, h200 1.7424: %.0f ns\n",
+              A.Ns, B.Ns, C.Ns);
+  EXPECT_GT(B.CyclesPerWave, A.CyclesPerWave * 1.5);
+  EXPECT_LT(C.CyclesPerWave, A.CyclesPerWave * 0.85);
+}
+
+TEST(DeviceTiming, ProfileErrors) {
+  devices::DeviceProfile D;
+  std::string Error;
+  EXPECT_FALSE(D.parse("format = 1\ninherit = h100-sxm\ntiming.dram.speed = 1\n",
+                       "x.device", Error));
+  EXPECT_EQ(Error, "x.device:3: unknown timing key 'timing.dram.speed'");
+  EXPECT_FALSE(D.parse("format = 1\ninherit = h100-sxm\ntiming.dram.gap = -1\n",
+                       "x.device", Error));
+  EXPECT_EQ(Error,
+            "x.device:3: 'timing.dram.gap' expects a non-negative number, not '-1'");
+  // A profile without timing keys gets defaults: DRAM from its bus.
+  devices::DeviceProfile Bare;
+  std::string Text;
+  {
+    std::ifstream In(std::string(KLARAPTOR_DEVICES_DIR) + "/t4.device");
+    std::stringstream SS;
+    SS << In.rdbuf();
+    std::string Line;
+    while (std::getline(SS, Line))
+      if (Line.rfind("timing.", 0) != 0)
+        Text += Line + "\n";
+  }
+  ASSERT_TRUE(Bare.parse(Text, "bare.device", Error)) << Error;
+  EXPECT_TRUE(Bare.Timing.empty());
+  TimingParams P = builtinTimingParams(Bare);
+  EXPECT_EQ(P.Source, "device profile 't4' (no timing keys: defaults)");
+  // 2 x 5001 MHz x 32 bytes = 320 GB/s: 32 B / (320 GB/s / 40 / 1.59 GHz).
+  EXPECT_NEAR(P[Resource::Dram].Gap, 6.36, 0.01);
+}
+
+TEST(Regions, NamedBySourceLinesWithLineinfo) {
+  // timing-kernels.ptx is compiled with -lineinfo: the dependent chain's
+  // region is the inner loop body, line 28 of timing-kernels.cu.
+  int Iters = 250;
+  float A = 0.5f;
+  Buf Out(32 * 4);
+  void *OutP = Out.P;
+  LaunchEstimate E = estimate("fma_chain", {1, 1, 1}, {32, 1, 1},
+                              {&OutP, &A, &Iters}, 4);
+  const RegionSensitivity &R = mostSensitive(E.A);
+  const emu::KernelProgram *P = kernelProgram(kernels(), "fma_chain");
+  ASSERT_TRUE(P);
+  ASSERT_FALSE(P->SrcLine.empty());
+  TraceCollector C(1);
+  SmWorkload W = buildWorkload(*P, C);
+  ASSERT_LT(R.Region, W.Regions.size());
+  const CodeRegion &CR = W.Regions[R.Region];
+  std::printf("fma_chain's most sensitive region: %s\n", CR.Name.c_str());
+  EXPECT_EQ(CR.Name.rfind("timing-kernels.cu:", 0), 0u) << CR.Name;
+  EXPECT_LE(CR.FirstSrcLine, 28u);
+  EXPECT_GE(CR.LastSrcLine, 28u);
+  EXPECT_GE(CR.FirstSrcLine, 22u); // within fma_chain
+  EXPECT_LE(CR.LastSrcLine, 31u);
+}
+
+// A kernel whose branch and select depend on a comparison.
+const char *PredPtx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  setp.lt.u32 %p1, %r2, %r1;
+  selp.b32 %r3, 1, 2, %p1;
+  @%p1 bra DONE;
+  add.s32 %r3, %r3, 1;
+DONE:
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.u32 [%rd2], %r3;
+  ret;
+}
+)";
+
+TEST(Predicates, BranchAndSelectWaitForTheirSetp) {
+  std::string Error;
+  auto M = emu::Module::load(PredPtx, Error);
+  ASSERT_TRUE(M) << Error;
+  Buf Out(64);
+  void *OutP = Out.P;
+  int N = 16;
+  void *Args[] = {&OutP, &N};
+  emu::LaunchOptions O;
+  O.Grid = {1, 1, 1};
+  O.Block = {32, 1, 1};
+  O.Args = Args;
+  TraceCollector C(1);
+  O.Trace = &C;
+  ASSERT_EQ(M->launch("k", O).Status, emu::LaunchStatus::Ok);
+  const emu::KernelProgram *P = kernelProgram(*M, "k");
+  ASSERT_TRUE(P);
+  EXPECT_TRUE(P->SrcLine.empty()); // no .loc
+  SmWorkload W = buildWorkload(*P, C);
+  EXPECT_EQ(W.Regions[0].Name.rfind("ptx:", 0), 0u) << W.Regions[0].Name;
+  // Pcs: 0 ld, 1 ld, 2 mov, 3 setp, 4 selp, 5 @p bra, 6 add, 7 cvta, 8 st.
+  ASSERT_GE(W.Code.size(), 9u);
+  const StaticInst &Setp = W.Code[3], &Selp = W.Code[4], &Bra = W.Code[5];
+  ASSERT_EQ(Setp.NumDst, 1);
+  uint32_t PReg = Setp.Dst[0];
+  EXPECT_GE(PReg, P->NumSlots); // a predicate, numbered after the slots
+  EXPECT_LT(PReg, W.NumRegs);
+  auto reads = [&](const StaticInst &S, uint32_t R) {
+    for (unsigned K = 0; K < S.NumSrc; ++K)
+      if (S.Src[K] == R)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(reads(Selp, PReg));
+  EXPECT_TRUE(reads(Bra, PReg));
+  EXPECT_EQ(Bra.Res, Resource::Branch);
+  // The dependence shows in the time: with a 100-cycle integer latency the
+  // branch waits for setp (which waits for mov) before the rest can go.
+  TimingParams TP;
+  TP.Schedulers = 1;
+  TP[Resource::Int].Latency = 100;
+  double With = simulate(W, TP).Cycles;
+  SmWorkload NoPred = W;
+  for (StaticInst &S : NoPred.Code) {
+    unsigned K = 0;
+    for (unsigned J = 0; J < S.NumSrc; ++J)
+      if (S.Src[J] < P->NumSlots)
+        S.Src[K++] = S.Src[J];
+    S.NumSrc = uint8_t(K);
+  }
+  double Without = simulate(NoPred, TP).Cycles;
+  std::printf("predicate dependences: %.0f cycles with, %.0f without\n", With,
+              Without);
+  EXPECT_GE(With, Without + 90);
 }
 
 } // namespace

@@ -1,0 +1,323 @@
+//===- Explain.cpp - KLARAPTOR_EMU_EXPLAIN: per-launch timing reports -----===//
+///
+/// \file
+/// With KLARAPTOR_EMU_EXPLAIN=<file>, each launch (or only the N-th, with
+/// KLARAPTOR_EMU_EXPLAIN_LAUNCH=N) appends a readable report to the file:
+/// the time estimate, occupancy, bottleneck and sensitivity table of the
+/// launch's own shape (docs/timing.md) and, for an annotated kernel, of the
+/// fastest of its admissible candidates. The candidates come from
+/// libklaraptor_rt (klaraptor_candidates, found with dlsym so nothing links
+/// differently). Candidates are estimated before the real launch, each on
+/// one SM's wave of blocks; every allocation and the module's registered
+/// variables are saved before and restored after each estimate, so the
+/// program's memory is what it would have been without the explanation.
+/// `klaraptor explain` (tools/klaraptor/Explain.cpp) prints the file.
+//===----------------------------------------------------------------------===//
+#include "EmuRuntime.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdlib>
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace klaraptor::emurt {
+
+namespace {
+
+/// klaraptor_candidates of klaraptor_rt.h, declared here so that the
+/// emulated runtime does not depend on the runtime's header.
+struct RtCandidate {
+  uint32_t Size;
+  uint32_t Block[3];
+  uint32_t Grid[3];
+};
+using CandidatesFn = int (*)(const char *, void *const *, RtCandidate *,
+                             uint32_t, uint32_t *);
+
+std::string fmt(const char *Format, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char *Format, ...) {
+  char Buf[512];
+  va_list Ap;
+  va_start(Ap, Format);
+  std::vsnprintf(Buf, sizeof(Buf), Format, Ap);
+  va_end(Ap);
+  return Buf;
+}
+
+std::string dim(const emu::Dim3 &D) {
+  return fmt("%ux%ux%u", unsigned(D.X), unsigned(D.Y), unsigned(D.Z));
+}
+
+std::string timeText(double Ns) {
+  if (Ns >= 1e6)
+    return fmt("%.3f ms", Ns / 1e6);
+  if (Ns >= 1e3)
+    return fmt("%.2f us", Ns / 1e3);
+  return fmt("%.0f ns", Ns);
+}
+
+} // namespace
+
+void Runtime::initExplain() {
+  if (const char *P = std::getenv("KLARAPTOR_EMU_EXPLAIN"))
+    ExplainPath = P;
+  if (const char *N = std::getenv("KLARAPTOR_EMU_EXPLAIN_LAUNCH")) {
+    char *End = nullptr;
+    unsigned long long V = std::strtoull(N, &End, 10);
+    if (*N && !*End && V >= 1)
+      ExplainOnly = V;
+    else
+      note(std::string("KLARAPTOR_EMU_EXPLAIN_LAUNCH='") + N +
+           "' is not a launch number (1, 2, ...); explaining every launch");
+  }
+}
+
+bool Runtime::explainThis() {
+  if (ExplainPath.empty())
+    return false;
+  uint64_t N = ++ExplainCounter;
+  return !ExplainOnly || N == ExplainOnly;
+}
+
+std::vector<std::pair<void *, std::vector<char>>>
+Runtime::saveMemory(const Function &F) {
+  std::vector<std::pair<void *, std::vector<char>>> Saved;
+  {
+    std::lock_guard<std::mutex> G(MemoryMutex);
+    for (const auto &[Base, A] : Allocations) {
+      auto *P = reinterpret_cast<char *>(Base);
+      Saved.emplace_back(P, std::vector<char>(P, P + A.Size));
+    }
+  }
+  std::lock_guard<std::mutex> G(RegistryMutex);
+  for (const auto &[Host, V] : HostVars) {
+    (void)Host;
+    void *Address = nullptr;
+    size_t Size = 0;
+    if (V.Fatbin && V.Fatbin->Module == F.Module &&
+        F.Module->M->findGlobal(V.DeviceName, Address, Size) && Address) {
+      auto *P = static_cast<char *>(Address);
+      Saved.emplace_back(P, std::vector<char>(P, P + Size));
+    }
+  }
+  return Saved;
+}
+
+void Runtime::restoreMemory(
+    const std::vector<std::pair<void *, std::vector<char>>> &Saved) {
+  for (const auto &[P, Bytes] : Saved)
+    std::memcpy(P, Bytes.data(), Bytes.size());
+}
+
+std::string Runtime::explainShape(const char *Title, const Function &F,
+                                  const timing::LaunchEstimate &E,
+                                  const timing::SmWorkload *W,
+                                  const emu::Dim3 &Grid,
+                                  const emu::Dim3 &Block) {
+  const devices::DeviceProfile &D = *device();
+  std::string S = fmt("  %s: grid %s, block %s (%" PRIu64 " threads)\n",
+                      Title, dim(Grid).c_str(), dim(Block).c_str(),
+                      uint64_t(Block.count()));
+  S += "    estimated time: " + timeText(E.Ns) +
+       fmt(" (%.0f cycles per wave x %" PRIu64 " waves, %" PRIu64
+           " blocks simulated)\n",
+           E.CyclesPerWave, E.Waves, E.BlocksSimulated);
+  int64_t MaxWarps = D.maxWarpsPerMultiProcessor();
+  int64_t Warps = E.Occ.ActiveBlocks * E.Occ.WarpsPerBlock;
+  S += fmt("    occupancy: %" PRId64 " blocks/SM, %" PRId64 " of %" PRId64
+           " warps/SM (%.0f %%), limited by %s\n",
+           E.Occ.ActiveBlocks, Warps, MaxWarps,
+           MaxWarps ? 100.0 * double(Warps) / double(MaxWarps) : 0.0,
+           E.Occ.Limiter);
+  S += "    bottleneck: " +
+       timing::bottleneckLabel(E.A.Bottleneck, E.A.LatencyBound) +
+       fmt(" (+10 %% -> %+.1f %%)\n", 100 * E.A.Impact);
+  S += "    sensitivity (time change for +10 %):\n"
+       "      resource   latency      gap\n";
+  for (const timing::ResourceSensitivity &R : E.A.Table) {
+    if (R.Latency == 0 && R.Gap == 0)
+      continue;
+    S += fmt("      %-8s %+7.2f %% %+7.2f %%\n", timing::resourceName(R.Res),
+             100 * R.Latency, 100 * R.Gap);
+  }
+  if (!E.A.Regions.empty())
+    S += "    regions (busiest first):\n";
+  for (const timing::RegionSensitivity &R : E.A.Regions) {
+    std::string Name = W && R.Region < W->Regions.size()
+                           ? W->Regions[R.Region].Name
+                           : fmt("region %u", unsigned(R.Region));
+    S += fmt("      %-14s %10" PRIu64 " warp instructions  ", Name.c_str(),
+             R.Instructions) +
+         timing::bottleneckLabel(R.Bottleneck, R.LatencyBound) +
+         fmt(" (%+.1f %%)\n", 100 * R.Impact);
+  }
+  (void)F;
+  return S;
+}
+
+bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
+                            const emu::Dim3 &Grid, const emu::Dim3 &Block,
+                            int Regions, timing::LaunchEstimate &E,
+                            std::unique_ptr<timing::SmWorkload> *W,
+                            std::string &Why) {
+  const devices::DeviceProfile &D = *device();
+  const timing::TimingParams *TP = timingParams();
+  const emu::KernelProgram *Prog = timing::kernelProgram(*F.Module->M, F.Name);
+  if (!TP || !Prog) {
+    Why = TP ? "the kernel's code is not available" : "no timing parameters";
+    return false;
+  }
+  devices::KernelResources K = F.resources();
+  devices::Occupancy Occ = devices::computeOccupancy(
+      D, K, int64_t(Block.count()), int64_t(R.DynamicShared));
+  if (Occ.ActiveBlocks <= 0) {
+    Why = std::string("the block does not fit on an SM (") + Occ.Limiter + ")";
+    return false;
+  }
+  uint64_t N = timing::blocksOnOneSm(D, Grid.count(), Occ.ActiveBlocks);
+  timing::TraceCollector C(N);
+  emu::LaunchOptions O;
+  O.Grid = Grid;
+  O.Block = Block;
+  O.DynamicSharedBytes = R.DynamicShared;
+  O.Args = R.Args;
+  O.SampleBlocks = N;
+  O.HostThreads = HostThreads;
+  O.MaxThreadsPerBlock = uint32_t(D.MaxThreadsPerBlock);
+  O.MaxSharedBytesPerBlock =
+      size_t(std::max(D.SharedMemPerBlockOptin, D.SharedMemPerBlock));
+  O.Trace = &C;
+  emu::LaunchResult Res = F.Module->M->launch(F.Name, O);
+  if (Res.Status != emu::LaunchStatus::Ok) {
+    Why = Res.Message;
+    return false;
+  }
+  if (!timing::estimateFromTrace(*Prog, C, D, K, *TP, Grid, Block,
+                                 R.DynamicShared, Regions, E, Why))
+    return false;
+  if (W)
+    *W = std::make_unique<timing::SmWorkload>(timing::buildWorkload(*Prog, C));
+  return true;
+}
+
+void Runtime::explainCandidates(const LaunchRequest &R, std::string &Out,
+                                double &BestOutNs) {
+  const Function &F = *R.F;
+  static CandidatesFn Fn = reinterpret_cast<CandidatesFn>(
+      ::dlsym(RTLD_DEFAULT, "klaraptor_candidates"));
+  if (!Fn) {
+    Out += "  best shape: not searched (the program does not use "
+           "libklaraptor_rt)\n";
+    return;
+  }
+  uint32_t Count = 0;
+  int S = Fn(F.Name.c_str(), R.Args, nullptr, 0, &Count);
+  if (S != 0) {
+    Out += S == -1 ? "  not annotated: no candidate shapes\n"
+                   : fmt("  best shape: not searched (klaraptor_candidates "
+                         "returned %d)\n",
+                         S);
+    return;
+  }
+  std::vector<RtCandidate> Cands(Count);
+  if (Count && Fn(F.Name.c_str(), R.Args, Cands.data(), Count, &Count) != 0)
+    Count = 0;
+  Cands.resize(std::min<size_t>(Count, Cands.size()));
+  if (Cands.empty()) {
+    Out += "  best shape: none (no admissible candidate)\n";
+    return;
+  }
+  // The estimates run kernels: one at a time, like every launch.
+  std::lock_guard<std::mutex> L(LaunchMutex);
+  auto Saved = saveMemory(F);
+  double BestNs = 0;
+  int Best = -1;
+  unsigned Failed = 0;
+  for (size_t I = 0; I < Cands.size(); ++I) {
+    emu::Dim3 G{Cands[I].Grid[0], Cands[I].Grid[1], Cands[I].Grid[2]};
+    emu::Dim3 B{Cands[I].Block[0], Cands[I].Block[1], Cands[I].Block[2]};
+    timing::LaunchEstimate E;
+    std::string Why;
+    bool Ok = estimateShape(F, R, G, B, 0, E, nullptr, Why);
+    restoreMemory(Saved);
+    if (!Ok) {
+      ++Failed;
+      continue;
+    }
+    if (Best < 0 || E.Ns < BestNs) {
+      Best = int(I);
+      BestNs = E.Ns;
+    }
+  }
+  Out += fmt("  candidates: %zu admissible, %zu estimated\n", Cands.size(),
+             Cands.size() - Failed);
+  if (Best < 0)
+    return;
+  emu::Dim3 G{Cands[Best].Grid[0], Cands[Best].Grid[1], Cands[Best].Grid[2]};
+  emu::Dim3 B{Cands[Best].Block[0], Cands[Best].Block[1],
+              Cands[Best].Block[2]};
+  timing::LaunchEstimate E;
+  std::unique_ptr<timing::SmWorkload> W;
+  std::string Why;
+  bool Ok = estimateShape(F, R, G, B, 3, E, &W, Why);
+  restoreMemory(Saved);
+  if (Ok) {
+    Out += explainShape("best shape", F, E, W.get(), G, B);
+    BestOutNs = E.Ns;
+  }
+}
+
+void Runtime::explainOwn(const LaunchRequest &R,
+                         const timing::TraceCollector *Trace,
+                         const emu::KernelProgram *Prog,
+                         const std::string &CandidateText, double BestNs) {
+  const Function &F = *R.F;
+  std::string S = fmt("launch %" PRIu64 ": kernel '%s' on %s\n",
+                      uint64_t(ExplainCounter.load()), F.Name.c_str(),
+                      device()->Id.c_str());
+  const timing::TimingParams *TP = timingParams();
+  timing::LaunchEstimate E;
+  std::string Why = "no time estimate";
+  bool Ok = false;
+  if (Trace && Prog && TP) {
+    Ok = timing::estimateFromTrace(*Prog, *Trace, *device(), F.resources(),
+                                   *TP, R.Grid, R.Block, R.DynamicShared, 3, E,
+                                   Why);
+    if (Ok) {
+      timing::SmWorkload W = timing::buildWorkload(*Prog, *Trace);
+      S += explainShape("own shape", F, E, &W, R.Grid, R.Block);
+    }
+  } else if (!TP) {
+    Why = "no timing parameters (KLARAPTOR_EMU_ESTIMATE=0?)";
+  }
+  if (!Ok)
+    S += "  own shape: grid " + dim(R.Grid) + ", block " + dim(R.Block) +
+         ": no estimate: " + Why + "\n";
+  S += CandidateText;
+  if (Ok && BestNs > 0)
+    S += fmt("  own / best: %.2f\n", E.Ns / BestNs);
+  S += "\n";
+  writeExplain(S);
+}
+
+void Runtime::writeExplain(const std::string &Text) {
+  std::lock_guard<std::mutex> G(ObserverMutex);
+  int Fd = ::open(ExplainPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+                  0644);
+  if (Fd < 0) {
+    note("warning: KLARAPTOR_EMU_EXPLAIN: cannot open '" + ExplainPath +
+         "': " + std::strerror(errno));
+    return;
+  }
+  if (::write(Fd, Text.data(), Text.size()) != ssize_t(Text.size()))
+    note("warning: KLARAPTOR_EMU_EXPLAIN: cannot write '" + ExplainPath + "'");
+  ::close(Fd);
+}
+
+} // namespace klaraptor::emurt
