@@ -197,6 +197,9 @@ private:
   bool parsePrimaryExpr(int64_t &V);
   bool parseVarDecl(VarDecl &D, bool InParams);
   bool parseInitializer(VarDecl &D);
+  /// The `<N>` register range and `[N]...` array dimensions after a
+  /// declared name.
+  bool parseNameSuffix(VarDecl &D);
   bool parseInitElem(VarDecl &D);
   bool parseFunction(Module &M, bool Visible, bool Extern, bool Weak);
   bool parseParamList(std::vector<VarDecl> &Out);
@@ -343,6 +346,35 @@ bool Parser::parseInitElem(VarDecl &D) {
   return true;
 }
 
+bool Parser::parseNameSuffix(VarDecl &D) {
+  if (tok().is('<')) {
+    next();
+    uint64_t N;
+    if (!expectInt(N))
+      return false;
+    if (!expect('>'))
+      return false;
+    D.RangeCount = unsigned(N);
+  }
+  while (tok().is('[')) {
+    next();
+    if (tok().is(']')) {
+      D.Dims.push_back(0);
+      next();
+      continue;
+    }
+    int64_t N;
+    if (!parseConstExpr(N))
+      return false;
+    if (N <= 0)
+      return fail("array dimension must be positive");
+    D.Dims.push_back(uint64_t(N));
+    if (!expect(']'))
+      return false;
+  }
+  return true;
+}
+
 bool Parser::parseInitializer(VarDecl &D) {
   D.HasInit = true;
   return parseInitElem(D);
@@ -409,31 +441,8 @@ bool Parser::parseVarDecl(VarDecl &D, bool InParams) {
     return fail("expected a name in declaration, found " + describe(tok()));
   D.Name = std::string(tok().Text);
   next();
-  if (tok().is('<')) {
-    next();
-    uint64_t N;
-    if (!expectInt(N))
-      return false;
-    if (!expect('>'))
-      return false;
-    D.RangeCount = unsigned(N);
-  }
-  while (tok().is('[')) {
-    next();
-    if (tok().is(']')) {
-      D.Dims.push_back(0);
-      next();
-      continue;
-    }
-    int64_t N;
-    if (!parseConstExpr(N))
-      return false;
-    if (N <= 0)
-      return fail("array dimension must be positive");
-    D.Dims.push_back(uint64_t(N));
-    if (!expect(']'))
-      return false;
-  }
+  if (!parseNameSuffix(D))
+    return false;
   if (tok().is('=')) {
     next();
     if (!parseInitializer(D))
@@ -653,25 +662,8 @@ bool Parser::parseBody(Function &F) {
         Proto.Init.clear();
         Proto.HasInit = false;
         next();
-        if (tok().is('<')) {
-          next();
-          uint64_t N;
-          if (!expectInt(N) || !expect('>'))
-            return false;
-          Proto.RangeCount = unsigned(N);
-        }
-        while (tok().is('[')) {
-          next();
-          if (tok().is(']')) {
-            Proto.Dims.push_back(0);
-            next();
-            continue;
-          }
-          int64_t N;
-          if (!parseConstExpr(N) || !expect(']'))
-            return false;
-          Proto.Dims.push_back(uint64_t(N));
-        }
+        if (!parseNameSuffix(Proto))
+          return false;
       }
       if (!expect(';'))
         return false;
