@@ -168,6 +168,13 @@ const std::vector<std::string> &timingKeys() {
   return Keys;
 }
 
+const std::vector<std::string> &mwpKeys() {
+  static const std::vector<std::string> Keys = {
+      "departure_del_coal", "departure_del_uncoal", "issue_cycles",
+      "mem_bandwidth_gbs", "load_bytes_per_warp"};
+  return Keys;
+}
+
 const char *defaultDeviceProfile() { return "h100-sxm"; }
 
 std::vector<std::string> builtinDeviceProfiles() {
@@ -237,11 +244,14 @@ bool DeviceProfile::parse(std::string_view Text, const std::string &Origin,
       Inherited = true;
       continue;
     }
-    if (K.compare(0, 7, "timing.") == 0) {
-      std::string TK = K.substr(7);
-      const std::vector<std::string> &TKeys = timingKeys();
+    bool IsMwp = K.compare(0, 4, "mwp.") == 0;
+    if (IsMwp || K.compare(0, 7, "timing.") == 0) {
+      std::string TK = K.substr(IsMwp ? 4 : 7);
+      const std::vector<std::string> &TKeys = IsMwp ? mwpKeys() : timingKeys();
       if (std::find(TKeys.begin(), TKeys.end(), TK) == TKeys.end())
-        return Fail("unknown timing key '" + K + "'");
+        return Fail(std::string(IsMwp ? "unknown mwp key '"
+                                      : "unknown timing key '") +
+                    K + "'");
       if (std::find(Seen.begin(), Seen.end(), K) != Seen.end())
         return Fail("'" + K + "' set twice");
       Seen.push_back(K);
@@ -252,7 +262,7 @@ bool DeviceProfile::parse(std::string_view Text, const std::string &Origin,
       if (errno || *End || !(D >= 0) || D > 1e12)
         return Fail("'" + K + "' expects a non-negative number, not '" + Str +
                     "'");
-      Timing[TK] = D;
+      (IsMwp ? Mwp : Timing)[TK] = D;
       continue;
     }
     const Key *Found = nullptr;

@@ -66,6 +66,11 @@ struct DeviceProfile {
   /// some out (the estimator then uses its defaults).
   std::map<std::string, double> Timing;
 
+  /// Hardware parameters of the MWP-CWP model (`mwp.<key> = <number>`
+  /// lines; docs/models.md), keyed without the `mwp.` prefix. Keys are those
+  /// of mwpKeys(); the shipped profiles carry all of them.
+  std::map<std::string, double> Mwp;
+
   int64_t arch() const { return Major * 10 + Minor; } ///< 90 for CC 9.0
   int64_t maxWarpsPerMultiProcessor() const {
     return WarpSize ? MaxThreadsPerMultiProcessor / WarpSize : 0;
@@ -87,6 +92,11 @@ bool loadDeviceProfile(std::string_view NameOrPath, DeviceProfile &P,
 /// l2 dram branch; schedulers, issue_gap, barrier_latency, l2_hit_rate,
 /// clock_ghz, launch_overhead_ns). The shipped profiles carry all of them.
 const std::vector<std::string> &timingKeys();
+
+/// Every MWP-CWP key a profile may carry, without the `mwp.` prefix:
+/// departure_del_coal, departure_del_uncoal, issue_cycles,
+/// mem_bandwidth_gbs, load_bytes_per_warp (docs/models.md).
+const std::vector<std::string> &mwpKeys();
 
 /// The default profile's name ("h100-sxm").
 const char *defaultDeviceProfile();

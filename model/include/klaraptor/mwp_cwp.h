@@ -1,0 +1,95 @@
+/*===- mwp_cwp.h - the MWP-CWP model as a plain C function --------------===*/
+/**
+ * \file
+ * The MWP-CWP performance model (Hong & Kim, ISCA 2009) as a C ABI, so that
+ * the generated rational programs (C code) can call it. The equations are
+ * those of docs/models.md (verbatim from the design); every division is
+ * guarded and the guarded cases are documented there and below.
+ *
+ * All per-warp quantities are averages over the launch's warps. Cycles are
+ * SM clock cycles; nanoseconds are cycles / freq_ghz.
+ */
+/*===----------------------------------------------------------------------===*/
+#ifndef KLARAPTOR_MWP_CWP_H
+#define KLARAPTOR_MWP_CWP_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Per-launch model inputs. */
+typedef struct klaraptor_mwp_cwp_inputs {
+  double comp_insts;       /**< non-memory warp instructions per warp */
+  double coal_mem_insts;   /**< coalesced global memory instructions per warp */
+  double uncoal_mem_insts; /**< uncoalesced global memory instructions per warp */
+  double synch_insts;      /**< barrier instructions per warp */
+  double coal_per_mw;      /**< transactions per coalesced memory instruction */
+  double uncoal_per_mw;    /**< transactions per uncoalesced memory instruction */
+  double blocks;           /**< thread blocks in the grid */
+  double threads_per_block;
+  double regs_per_thread;  /**< 0: unknown (no register limit) */
+  double shared_per_block; /**< bytes, static + dynamic */
+  /** Resident blocks per SM when > 0 (e.g. a measured value); otherwise the
+   *  occupancy calculation on the hardware's limits decides. */
+  double active_blocks_per_sm;
+} klaraptor_mwp_cwp_inputs;
+
+/** Hardware parameters: the model's own and the occupancy limits. */
+typedef struct klaraptor_mwp_cwp_hw {
+  double mem_ld;               /**< DRAM latency, cycles */
+  double departure_del_coal;   /**< cycles */
+  double departure_del_uncoal; /**< cycles */
+  double issue_cycles;         /**< cycles per warp instruction per SM */
+  double freq_ghz;             /**< SM clock */
+  double mem_bandwidth_gbs;    /**< DRAM bandwidth, GB/s; 0: unlimited */
+  double load_bytes_per_warp;  /**< bytes */
+  double active_sms;           /**< SMs of the device */
+  /* Occupancy limits (cudaDeviceProp names, profiler/devices). */
+  int64_t warp_size, max_threads_per_sm, max_blocks_per_sm;
+  int64_t max_threads_per_block, regs_per_sm, regs_per_block;
+  int64_t max_regs_per_thread, reg_alloc_unit, reg_alloc_per_warp;
+  int64_t sm_sub_partitions, shared_per_sm, shared_per_block;
+  int64_t shared_per_block_optin, reserved_shared_per_block;
+  int64_t shared_alloc_unit;
+} klaraptor_mwp_cwp_hw;
+
+/** Every intermediate term of one evaluation. */
+typedef struct klaraptor_mwp_cwp_terms {
+  double active_blocks_per_sm, n, mem_l_uncoal, mem_l_coal, w_uncoal, w_coal;
+  double mem_l, departure_delay, mwp_no_bw, bw_per_warp, mwp, mem_cycles;
+  double comp_cycles, cwp, rep, exec, synch_cost, cycles;
+  /** 1: MWP==N and CWP==N; 2: CWP>=MWP or Comp>Mem; 3: otherwise;
+   *  0: a guarded case (no blocks, no memory instructions, block does not
+   *  fit); see docs/models.md. */
+  int exec_case;
+} klaraptor_mwp_cwp_terms;
+
+/** Predicted cycles of one SM for the launch; fills *terms when not null.
+ *  Zero blocks (or nothing to execute): 0. A block that cannot be resident
+ *  (occupancy 0) or threads_per_block <= 0 with blocks > 0: +infinity. */
+double klaraptor_mwp_cwp_evaluate(const klaraptor_mwp_cwp_inputs *in,
+                                  const klaraptor_mwp_cwp_hw *hw,
+                                  klaraptor_mwp_cwp_terms *terms);
+
+/** klaraptor_mwp_cwp_evaluate without the terms. */
+double klaraptor_mwp_cwp_cycles(const klaraptor_mwp_cwp_inputs *in,
+                                const klaraptor_mwp_cwp_hw *hw);
+
+/** Predicted nanoseconds: cycles / freq_ghz (+infinity when freq_ghz <= 0
+ *  and cycles > 0). */
+double klaraptor_mwp_cwp_ns(const klaraptor_mwp_cwp_inputs *in,
+                            const klaraptor_mwp_cwp_hw *hw);
+
+/** Fills *hw from the device profile `name_or_path` (a built-in name such as
+ *  "h100-sxm", a .device file, or NULL/"" for the default). Returns 0 on
+ *  success, -1 when the profile cannot be loaded or lacks an mwp key. */
+int klaraptor_mwp_cwp_hw_from_profile(const char *name_or_path,
+                                      klaraptor_mwp_cwp_hw *hw);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KLARAPTOR_MWP_CWP_H */

@@ -1,0 +1,362 @@
+//===- ModelTest.cpp - MWP-CWP, parameters, registry, metrics mapping -----===//
+///
+/// \file
+/// Hand-computed MWP-CWP cases for each Exec branch, the guarded divisions,
+/// occupancy through profiler/devices, monotonicity in the number of blocks,
+/// the metrics -> inputs mapping, the registry, and every shipped device
+/// profile's MWP parameters.
+//===----------------------------------------------------------------------===//
+#include "klaraptor/model/PerformanceModel.h"
+#include "Occupancy.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace klaraptor;
+using namespace klaraptor::model;
+
+extern "C" double klaraptorModelTestFromC(int *Status);
+
+namespace {
+
+/// Round numbers for hand computation: Mem_LD 400, departure delays 4/10,
+/// one cycle per instruction, 1 GHz, unlimited bandwidth, one SM; the
+/// occupancy limits are H100's.
+klaraptor_mwp_cwp_hw handHw() {
+  HardwareParams H;
+  std::string Error;
+  EXPECT_TRUE(loadHardwareParams("h100-sxm", H, Error)) << Error;
+  klaraptor_mwp_cwp_hw W = H.Mwp;
+  W.mem_ld = 400;
+  W.departure_del_coal = 4;
+  W.departure_del_uncoal = 10;
+  W.issue_cycles = 1;
+  W.freq_ghz = 1;
+  W.mem_bandwidth_gbs = 0;
+  W.load_bytes_per_warp = 128;
+  W.active_sms = 1;
+  return W;
+}
+
+klaraptor_mwp_cwp_inputs in(double Comp, double Coal, double Warps,
+                            double ABPS, double Blocks) {
+  klaraptor_mwp_cwp_inputs I{};
+  I.comp_insts = Comp;
+  I.coal_mem_insts = Coal;
+  I.coal_per_mw = 1;
+  I.uncoal_per_mw = 1;
+  I.threads_per_block = 32 * Warps;
+  I.active_blocks_per_sm = ABPS;
+  I.blocks = Blocks;
+  return I;
+}
+
+TEST(MwpCwp, CaseOneMwpAndCwpEqualN) {
+  // N = 1 warp x 2 blocks = 2; Mem_L = 400, Departure_delay = 4,
+  // MWP = min(100, 2) = 2; Comp_cycles = 101, Mem_cycles = 400,
+  // CWP = min(501/101, 2) = 2; Rep = 2/(2*1) = 1.
+  // Exec = (400 + 101 + 101/1*(2-1)) * 1 = 602.
+  klaraptor_mwp_cwp_hw W = handHw();
+  klaraptor_mwp_cwp_inputs I = in(100, 1, 1, 2, 2);
+  klaraptor_mwp_cwp_terms T{};
+  EXPECT_DOUBLE_EQ(klaraptor_mwp_cwp_evaluate(&I, &W, &T), 602);
+  EXPECT_EQ(T.exec_case, 1);
+  EXPECT_DOUBLE_EQ(T.n, 2);
+  EXPECT_DOUBLE_EQ(T.mwp, 2);
+  EXPECT_DOUBLE_EQ(T.cwp, 2);
+  EXPECT_DOUBLE_EQ(T.rep, 1);
+}
+
+TEST(MwpCwp, CaseTwoBandwidthBound) {
+  // N = 8 (8 warps, 1 block). BW_per_warp = 1 * 128 / 400 = 0.32;
+  // Mem_bandwidth 1.28 / (0.32 * 1) = 4 = MWP < N. Comp_cycles = 101,
+  // CWP = min(501/101, 8) = 4.96 >= MWP.
+  // Exec = (400 * 8/4 + 101/1 * 3) * 1 = 1103;
+  // Synch_cost = 4 * (4-1) * 2 * 1 * 1 = 24.
+  klaraptor_mwp_cwp_hw W = handHw();
+  W.mem_bandwidth_gbs = 1.28;
+  klaraptor_mwp_cwp_inputs I = in(100, 1, 8, 1, 1);
+  I.synch_insts = 2;
+  klaraptor_mwp_cwp_terms T{};
+  EXPECT_DOUBLE_EQ(klaraptor_mwp_cwp_evaluate(&I, &W, &T), 1127);
+  EXPECT_EQ(T.exec_case, 2);
+  EXPECT_DOUBLE_EQ(T.bw_per_warp, 0.32);
+  EXPECT_DOUBLE_EQ(T.mwp, 4);
+  EXPECT_DOUBLE_EQ(T.exec, 1103);
+  EXPECT_DOUBLE_EQ(T.synch_cost, 24);
+}
+
+TEST(MwpCwp, CaseThree) {
+  // N = 8, MWP = min(400/4, 8) = 8; Comp_cycles = 201 <= Mem_cycles = 400,
+  // CWP = 601/201 < MWP. Exec = (400 + 201 * 8) * 1 = 2008.
+  klaraptor_mwp_cwp_hw W = handHw();
+  klaraptor_mwp_cwp_inputs I = in(200, 1, 8, 1, 1);
+  klaraptor_mwp_cwp_terms T{};
+  EXPECT_DOUBLE_EQ(klaraptor_mwp_cwp_evaluate(&I, &W, &T), 2008);
+  EXPECT_EQ(T.exec_case, 3);
+  EXPECT_LT(T.cwp, T.mwp);
+}
+
+TEST(MwpCwp, UncoalescedLatencyAndWeights) {
+  // One coalesced and one uncoalesced instruction of 4 transactions:
+  // Mem_L_Uncoal = 400 + 3*10 = 430, W = 1/2 each, Mem_L = 415,
+  // Departure_delay = 10*4/2 + 4/2 = 22, Mem_cycles = 430 + 400 = 830.
+  klaraptor_mwp_cwp_hw W = handHw();
+  klaraptor_mwp_cwp_inputs I = in(100, 1, 8, 1, 1);
+  I.uncoal_mem_insts = 1;
+  I.uncoal_per_mw = 4;
+  klaraptor_mwp_cwp_terms T{};
+  klaraptor_mwp_cwp_evaluate(&I, &W, &T);
+  EXPECT_DOUBLE_EQ(T.mem_l_uncoal, 430);
+  EXPECT_DOUBLE_EQ(T.mem_l, 415);
+  EXPECT_DOUBLE_EQ(T.departure_delay, 22);
+  EXPECT_DOUBLE_EQ(T.mem_cycles, 830);
+  EXPECT_DOUBLE_EQ(T.mwp_no_bw, std::min(415.0 / 22, 8.0));
+}
+
+TEST(MwpCwp, GuardNoMemoryInstructions) {
+  // Exec = Comp_cycles * N * Rep = 100 * 8 * 1.
+  klaraptor_mwp_cwp_hw W = handHw();
+  klaraptor_mwp_cwp_inputs I = in(100, 0, 8, 1, 1);
+  I.synch_insts = 3;
+  klaraptor_mwp_cwp_terms T{};
+  EXPECT_DOUBLE_EQ(klaraptor_mwp_cwp_evaluate(&I, &W, &T), 800);
+  EXPECT_EQ(T.exec_case, 0);
+  EXPECT_DOUBLE_EQ(T.mwp, 8);
+}
+
+TEST(MwpCwp, GuardNoComputeAndEmptyKernel) {
+  klaraptor_mwp_cwp_hw W = handHw();
+  // Nothing at all: 0 cycles.
+  klaraptor_mwp_cwp_inputs Empty = in(0, 0, 8, 1, 1);
+  EXPECT_DOUBLE_EQ(klaraptor_mwp_cwp_cycles(&Empty, &W), 0);
+  // Memory only with zero issue cost: Comp_cycles = 0, CWP = N, finite.
+  W.issue_cycles = 0;
+  klaraptor_mwp_cwp_inputs MemOnly = in(0, 2, 8, 1, 1);
+  klaraptor_mwp_cwp_terms T{};
+  double C = klaraptor_mwp_cwp_evaluate(&MemOnly, &W, &T);
+  EXPECT_TRUE(std::isfinite(C));
+  EXPECT_GT(C, 0);
+  EXPECT_DOUBLE_EQ(T.cwp, 8);
+  // No departure delay and no latency: every bound falls back to N.
+  W.mem_ld = 0;
+  W.departure_del_coal = 0;
+  W.mem_bandwidth_gbs = 100;
+  C = klaraptor_mwp_cwp_evaluate(&MemOnly, &W, &T);
+  EXPECT_TRUE(std::isfinite(C));
+  EXPECT_DOUBLE_EQ(T.mwp, 8);
+}
+
+TEST(MwpCwp, GuardZeroBlocksAndUnfitBlocks) {
+  klaraptor_mwp_cwp_hw W = handHw();
+  klaraptor_mwp_cwp_inputs I = in(100, 1, 8, 0, 0);
+  EXPECT_DOUBLE_EQ(klaraptor_mwp_cwp_cycles(&I, &W), 0);
+  EXPECT_DOUBLE_EQ(klaraptor_mwp_cwp_ns(&I, &W), 0);
+  // 2048 threads do not fit in one block: occupancy 0, +infinity.
+  I.blocks = 10;
+  I.threads_per_block = 2048;
+  EXPECT_TRUE(std::isinf(klaraptor_mwp_cwp_cycles(&I, &W)));
+  // No threads: +infinity, not a division by zero.
+  I.threads_per_block = 0;
+  EXPECT_TRUE(std::isinf(klaraptor_mwp_cwp_cycles(&I, &W)));
+  EXPECT_TRUE(std::isinf(klaraptor_mwp_cwp_cycles(nullptr, &W)));
+}
+
+TEST(MwpCwp, OccupancyFromTheProfile) {
+  HardwareParams H;
+  std::string Error;
+  ASSERT_TRUE(loadHardwareParams("h100-sxm", H, Error)) << Error;
+  Inputs In;
+  In.set("comp_insts", 100);
+  In.set("coal_mem_insts", 2);
+  In.set("coal_per_mw", 1);
+  In.set("blocks", 1000);
+  In.set("threads_per_block", 256);
+  In.set("regs_per_thread", 32);
+  // 8 warps per block: 64/8 = 8 blocks by warps, 32 regs allow 64 warps.
+  klaraptor_mwp_cwp_terms T = MwpCwpModel::evaluate(In, H);
+  EXPECT_DOUBLE_EQ(T.active_blocks_per_sm, 8);
+  EXPECT_DOUBLE_EQ(T.n, 64);
+  // 128 registers: as the occupancy calculator says (2 blocks).
+  In.set("regs_per_thread", 128);
+  devices::KernelResources K;
+  K.Registers = 128;
+  devices::Occupancy O = devices::computeOccupancy(H.Profile, K, 256, 0);
+  T = MwpCwpModel::evaluate(In, H);
+  EXPECT_DOUBLE_EQ(T.active_blocks_per_sm, O.ActiveBlocks);
+  EXPECT_DOUBLE_EQ(T.active_blocks_per_sm, 2);
+  // Shared memory limits too: 100 KB per block -> 2 blocks in 228 KB.
+  In.set("regs_per_thread", 32);
+  In.set("shared_per_block", 100 * 1024);
+  T = MwpCwpModel::evaluate(In, H);
+  EXPECT_DOUBLE_EQ(T.active_blocks_per_sm, 2);
+}
+
+TEST(MwpCwp, MoreBlocksMoreCycles) {
+  HardwareParams H;
+  std::string Error;
+  ASSERT_TRUE(loadHardwareParams("h100-sxm", H, Error)) << Error;
+  MwpCwpModel M;
+  Inputs In;
+  In.set("comp_insts", 50);
+  In.set("coal_mem_insts", 4);
+  In.set("uncoal_mem_insts", 1);
+  In.set("coal_per_mw", 1);
+  In.set("uncoal_per_mw", 8);
+  In.set("synch_insts", 1);
+  In.set("threads_per_block", 128);
+  In.set("regs_per_thread", 40);
+  double Prev = 0;
+  for (double B = 1; B <= 20000; B += 37) {
+    In.set("blocks", B);
+    double C = M.predictCycles(In, H);
+    ASSERT_TRUE(std::isfinite(C));
+    EXPECT_GE(C, Prev) << "blocks " << B;
+    Prev = C;
+  }
+  // Whole waves: twice the waves, twice the cycles.
+  double Wave = MwpCwpModel::evaluate(In, H).active_blocks_per_sm * 132;
+  In.set("blocks", Wave);
+  double One = M.predictCycles(In, H);
+  In.set("blocks", 2 * Wave);
+  EXPECT_DOUBLE_EQ(M.predictCycles(In, H), 2 * One);
+  EXPECT_DOUBLE_EQ(M.predictNs(In, H), 2 * One / 1.98);
+}
+
+TEST(Metrics, RecordToInputs) {
+  std::map<std::string, double> R = {
+      {"blocks_launched", 4},          {"threads_per_block", 256},
+      {"warps_launched", 32},          {"inst_executed", 3200},
+      {"global_load_requests", 64},    {"global_load_sectors", 256},
+      {"global_store_requests", 32},   {"global_store_sectors", 1024},
+      {"inst_barrier", 64},            {"registers_per_thread", 32},
+      {"static_shared_bytes", 1024},   {"dynamic_shared_bytes_per_block", 512}};
+  Inputs In = inputsFromMetrics(R);
+  EXPECT_DOUBLE_EQ(In.get("comp_insts"), (3200.0 - 96) / 32);
+  EXPECT_DOUBLE_EQ(In.get("coal_mem_insts"), 2);   // loads: 4 sectors/request
+  EXPECT_DOUBLE_EQ(In.get("uncoal_mem_insts"), 1); // stores: 32 sectors/request
+  EXPECT_DOUBLE_EQ(In.get("coal_per_mw"), 1);
+  EXPECT_DOUBLE_EQ(In.get("uncoal_per_mw"), 32);
+  EXPECT_DOUBLE_EQ(In.get("synch_insts"), 2);
+  EXPECT_DOUBLE_EQ(In.get("blocks"), 4);
+  EXPECT_DOUBLE_EQ(In.get("threads_per_block"), 256);
+  EXPECT_DOUBLE_EQ(In.get("regs_per_thread"), 32);
+  EXPECT_DOUBLE_EQ(In.get("shared_per_block"), 1536);
+  // Every input the model needs is there.
+  for (const std::string &N : MwpCwpModel().inputs())
+    EXPECT_TRUE(In.Values.count(N)) << N;
+  // A stricter threshold makes the loads uncoalesced.
+  MetricsMapping Strict;
+  Strict.CoalescedSectorsPerRequest = 2;
+  Inputs S = inputsFromMetrics(R, Strict);
+  EXPECT_DOUBLE_EQ(S.get("coal_mem_insts"), 0);
+  EXPECT_DOUBLE_EQ(S.get("uncoal_mem_insts"), 3);
+  EXPECT_DOUBLE_EQ(S.get("uncoal_per_mw"), (256.0 + 1024) / 96);
+  // Grid and block from their dimensions, warps from them; no requests.
+  std::map<std::string, double> G = {{"grid_x", 8},  {"grid_y", 2},
+                                     {"block_x", 16}, {"block_y", 4},
+                                     {"inst_executed", 320}};
+  Inputs GI = inputsFromMetrics(G);
+  EXPECT_DOUBLE_EQ(GI.get("blocks"), 16);
+  EXPECT_DOUBLE_EQ(GI.get("threads_per_block"), 64);
+  EXPECT_DOUBLE_EQ(GI.get("comp_insts"), 10); // 320 / 32 warps
+  EXPECT_DOUBLE_EQ(GI.get("coal_mem_insts"), 0);
+  // An empty record: zeros, no division by zero.
+  Inputs E = inputsFromMetrics({});
+  EXPECT_DOUBLE_EQ(E.get("comp_insts"), 0);
+  EXPECT_DOUBLE_EQ(E.get("blocks"), 0);
+}
+
+class Toy : public PerformanceModel {
+public:
+  std::string name() const override { return "toy"; }
+  std::vector<std::string> inputs() const override { return {"blocks"}; }
+  double predictCycles(const Inputs &In, const HardwareParams &) const override {
+    return 10 * In.get("blocks");
+  }
+};
+
+TEST(Registry, PluggableModels) {
+  std::vector<std::string> Names = registeredModels();
+  EXPECT_NE(std::find(Names.begin(), Names.end(), "mwp-cwp"), Names.end());
+  EXPECT_STREQ(defaultModel(), "mwp-cwp");
+  auto M = createModel("mwp-cwp");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->name(), "mwp-cwp");
+  EXPECT_EQ(M->inputs().size(), 10u);
+  EXPECT_FALSE(createModel("no-such-model"));
+  registerModel("toy", [] { return std::make_unique<Toy>(); });
+  auto T = createModel("toy");
+  ASSERT_TRUE(T);
+  HardwareParams H;
+  std::string Error;
+  ASSERT_TRUE(loadHardwareParams("t4", H, Error)) << Error;
+  Inputs In;
+  In.set("blocks", 3);
+  EXPECT_DOUBLE_EQ(T->predictCycles(In, H), 30);
+  EXPECT_DOUBLE_EQ(T->predictNs(In, H), 30 / 1.59);
+}
+
+TEST(Profiles, EveryShippedProfileHasItsParameters) {
+  struct Expect {
+    const char *Id;
+    double BandwidthGBs, FreqGHz, SMs, MemLD;
+  };
+  for (const Expect &E : {Expect{"h100-sxm", 3350, 1.98, 132, 480},
+                          Expect{"h200", 4800, 1.98, 132, 480},
+                          Expect{"a100-sxm4-80gb", 2039, 1.41, 108, 470},
+                          Expect{"rtx-4090", 1008, 2.52, 128, 500},
+                          Expect{"t4", 320, 1.59, 40, 430}}) {
+    HardwareParams H;
+    std::string Error;
+    ASSERT_TRUE(loadHardwareParams(E.Id, H, Error)) << E.Id << ": " << Error;
+    EXPECT_DOUBLE_EQ(H.Mwp.mem_bandwidth_gbs, E.BandwidthGBs) << E.Id;
+    EXPECT_DOUBLE_EQ(H.Mwp.freq_ghz, E.FreqGHz) << E.Id;
+    EXPECT_DOUBLE_EQ(H.Mwp.active_sms, E.SMs) << E.Id;
+    EXPECT_DOUBLE_EQ(H.Mwp.mem_ld, E.MemLD) << E.Id;
+    EXPECT_GT(H.Mwp.departure_del_coal, 0) << E.Id;
+    EXPECT_GT(H.Mwp.departure_del_uncoal, 0) << E.Id;
+    EXPECT_GT(H.Mwp.issue_cycles, 0) << E.Id;
+    EXPECT_DOUBLE_EQ(H.Mwp.load_bytes_per_warp, 128) << E.Id;
+    klaraptor_mwp_cwp_hw C{};
+    EXPECT_EQ(klaraptor_mwp_cwp_hw_from_profile(E.Id, &C), 0) << E.Id;
+    EXPECT_DOUBLE_EQ(C.mem_bandwidth_gbs, E.BandwidthGBs) << E.Id;
+  }
+  // Every built-in profile, whatever its name, loads.
+  for (const std::string &Id : devices::builtinDeviceProfiles()) {
+    HardwareParams H;
+    std::string Error;
+    EXPECT_TRUE(loadHardwareParams(Id, H, Error)) << Id << ": " << Error;
+  }
+  klaraptor_mwp_cwp_hw C{};
+  EXPECT_EQ(klaraptor_mwp_cwp_hw_from_profile("no-such-gpu", &C), -1);
+}
+
+TEST(Profiles, MwpKeysAreChecked) {
+  devices::DeviceProfile P;
+  std::string Error;
+  EXPECT_FALSE(P.parse("format = 1\nmwp.no_such = 1\n", "t.device", Error));
+  EXPECT_NE(Error.find("unknown mwp key 'mwp.no_such'"), std::string::npos)
+      << Error;
+  devices::DeviceProfile Q;
+  EXPECT_FALSE(Q.parse("format = 1\nmwp.issue_cycles = -1\n", "t.device", Error));
+  EXPECT_NE(Error.find("non-negative"), std::string::npos) << Error;
+  // A profile without mwp keys cannot feed the model.
+  devices::DeviceProfile R;
+  ASSERT_TRUE(devices::loadDeviceProfile("h100-sxm", R, Error)) << Error;
+  R.Mwp.erase("issue_cycles");
+  HardwareParams H;
+  EXPECT_FALSE(hardwareParamsFromProfile(R, H, Error));
+  EXPECT_NE(Error.find("mwp.issue_cycles"), std::string::npos) << Error;
+}
+
+TEST(CApi, CallableFromC) {
+  int Status = -1;
+  double Ns = klaraptorModelTestFromC(&Status);
+  EXPECT_EQ(Status, 0);
+  EXPECT_TRUE(std::isfinite(Ns));
+  EXPECT_GT(Ns, 0);
+}
+
+} // namespace
