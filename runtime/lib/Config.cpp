@@ -80,8 +80,11 @@ Config Config::parse(const char *ModeValue, const char *LogValue,
 }
 
 Config Config::fromEnvironment() {
-  return parse(std::getenv("KLARAPTOR_MODE"), std::getenv("KLARAPTOR_LOG"),
-               std::getenv("KLARAPTOR_LOG_LEVEL"));
+  Config C = parse(std::getenv("KLARAPTOR_MODE"), std::getenv("KLARAPTOR_LOG"),
+                   std::getenv("KLARAPTOR_LOG_LEVEL"));
+  if (const char *Cache = std::getenv("KLARAPTOR_CACHE"))
+    C.CachePath = Cache;
+  return C;
 }
 
 } // namespace klaraptor

@@ -1,7 +1,8 @@
 //===- Config.h - the runtime's settings from the environment ------------===//
 ///
 /// \file
-/// The runtime reads KLARAPTOR_MODE, KLARAPTOR_LOG and KLARAPTOR_LOG_LEVEL
+/// The runtime reads KLARAPTOR_MODE, KLARAPTOR_LOG, KLARAPTOR_LOG_LEVEL and
+/// KLARAPTOR_CACHE
 /// once, when it is first used (docs/environment.md). Problems found while
 /// reading them are kept as warnings for the runtime to report.
 //===----------------------------------------------------------------------===//
@@ -31,6 +32,8 @@ struct Config {
   LogLevel Level = LogLevel::Warn;
   /// Where decisions are appended as JSON lines; empty: nowhere.
   std::string LogPath;
+  /// The decision cache file (KLARAPTOR_CACHE); empty: no cache.
+  std::string CachePath;
   /// Problems with the variables, reported once the diagnostics exist.
   std::vector<std::string> Warnings;
 

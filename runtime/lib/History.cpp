@@ -18,6 +18,7 @@ const char *spelling(DecisionSource S) {
   case DecisionSource::Model: return "model";
   case DecisionSource::History: return "history";
   case DecisionSource::Fallback: return "fallback";
+  case DecisionSource::Cache: return "cache";
   }
   return "?";
 }

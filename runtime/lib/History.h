@@ -24,7 +24,7 @@
 namespace klaraptor {
 
 /// Where a decision came from, as the decision log spells it.
-enum class DecisionSource { Model, History, Fallback };
+enum class DecisionSource { Model, History, Fallback, Cache };
 const char *spelling(DecisionSource S);
 
 /// What the log needs to describe a decision again.

@@ -20,10 +20,15 @@
 #include <limits>
 #include <unistd.h>
 
+#ifndef KLARAPTOR_RT_VERSION
+#define KLARAPTOR_RT_VERSION "0.0.0"
+#endif
+
 namespace klaraptor {
 
 Runtime::Runtime(const Config &C, const CudaApi &Api)
-    : Cfg(C), Diags(C.Level), Log(C.LogPath, Diags), Devices(Api) {
+    : Cfg(C), Diags(C.Level), Log(C.LogPath, Diags),
+      Cache(C.CachePath, Diags), Devices(Api) {
   for (const std::string &W : Cfg.Warnings)
     Diags.reportOnce(LogLevel::Warn, W);
 }
@@ -486,6 +491,33 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
   if (!M)
     return Fallback("no model");
 
+  // The persistent cache, keyed by program, kernel, GPU, model and data.
+  std::string CacheKey;
+  if (Cache.enabled()) {
+    CacheKey = "prog=" + DecisionCache::programIdentity() + "|kernel=" +
+               E.DeviceName + ":" +
+               std::to_string(DecisionCache::fnv1a(E.Desc->spec)) + "|gpu=" +
+               Info->name + ":" + std::to_string(Info->cc_major) + "." +
+               std::to_string(Info->cc_minor) + ":" +
+               std::to_string(Info->sm_count) + "|model=" + M->Name +
+               ":" KLARAPTOR_RT_VERSION "|data=";
+    for (size_t I = 0; I < S.Data.size(); ++I)
+      CacheKey += (I ? "," : "") + std::to_string(Data[I]);
+    CachedDecision C;
+    // Used only if it is still one of the admissible candidates.
+    if (Cache.lookup(CacheKey, C))
+      for (const Candidate &Cand : Cands)
+        if (Cand.Block == C.Block && Cand.Grid == C.Grid) {
+          D.Tuned = true;
+          D.Block = C.Block;
+          D.Grid = C.Grid;
+          Record->Source = DecisionSource::Cache;
+          Record->ModelName = M->Name;
+          Record->Predicted = C.Predicted;
+          return D;
+        }
+  }
+
   klaraptor_candidate KC;
   std::memset(&KC, 0, sizeof(KC));
   KC.size = sizeof(KC);
@@ -533,6 +565,8 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
   Record->Source = DecisionSource::Model;
   Record->ModelName = M->Name;
   Record->Predicted = Best;
+  if (Cache.enabled())
+    Cache.store(CacheKey, CachedDecision{D.Block, D.Grid, Best});
   return D;
 }
 
@@ -551,11 +585,13 @@ void Runtime::logDecision(KernelEntry &E, int Device, const int64_t *Data,
   L.Grid = Tuned ? Grid : L.RequestedGrid;
   L.Block = Tuned ? Block : L.RequestedBlock;
   L.Source = R.Source;
-  if (Reused && R.Source == DecisionSource::Model)
+  const bool Modelled =
+      R.Source == DecisionSource::Model || R.Source == DecisionSource::Cache;
+  if (Reused && Modelled)
     L.Source = DecisionSource::History;
   L.Reason = R.Reason;
   L.ModelName = R.ModelName;
-  L.HavePrediction = R.Source == DecisionSource::Model;
+  L.HavePrediction = Modelled;
   L.Predicted = R.Predicted;
   L.Candidates = R.Candidates;
   L.Pid = long(::getpid());

@@ -16,6 +16,7 @@
 
 #include "Candidates.h"
 #include "Config.h"
+#include "DecisionCache.h"
 #include "DecisionLog.h"
 #include "DeviceQuery.h"
 #include "Diagnostics.h"
@@ -70,6 +71,7 @@ private:
   Config Cfg;
   Diagnostics Diags;
   DecisionLog Log;
+  DecisionCache Cache;
   DeviceQuery Devices;
   KernelRegistry Kernels;
   ModelRegistry Models;

@@ -32,11 +32,11 @@ def main():
             for key, typ in REQUIRED.items():
                 if not isinstance(obj.get(key), typ):
                     raise ValueError("field %r missing or not %s" % (key, typ.__name__))
-            if obj["source"] not in ("model", "history", "fallback"):
+            if obj["source"] not in ("model", "history", "fallback", "cache"):
                 raise ValueError("bad source %r" % obj["source"])
             if (obj["source"] == "fallback") != ("reason" in obj):
                 raise ValueError("'reason' must come with fallbacks only")
-            if obj["source"] == "model" and "model" not in obj:
+            if obj["source"] in ("model", "cache") and "model" not in obj:
                 raise ValueError("a model decision names its model")
             data = ",".join("%s=%d" % kv for kv in obj["data"].items())
             req = obj["requested"]

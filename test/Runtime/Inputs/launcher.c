@@ -11,6 +11,7 @@
  * --inject     H100 limits through the test hook instead of asking CUDA
  * --args       pass the data through the argument array (data_fn)
  * --last-error print what cudaGetLastError returns after the launches
+ * --model-name NAME  the model's name (default "closest")
  * --range      also launch N = FIRST, FIRST + 1, ... (COUNT launches)
  *===------------------------------------------------------------------------===*/
 #include "RuntimeInternal.h"
@@ -88,6 +89,7 @@ static void launch(const klaraptor_kernel_desc *Desc, int64_t N, unsigned Bx,
 int main(int argc, char **argv) {
   int Inject = 0, NoModel = 0, Bad = 0, ViaArgs = 0, Decisions = 0,
       LastError = 0;
+  const char *ModelName = "closest";
   long long RangeFirst = 0, RangeCount = 0;
   int I = 1;
   for (; I < argc && strncmp(argv[I], "--", 2) == 0; ++I) {
@@ -106,7 +108,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[I], "--range") && I + 2 < argc) {
       RangeFirst = atoll(argv[++I]);
       RangeCount = atoll(argv[++I]);
-    } else if (!strcmp(argv[I], "--target") && I + 1 < argc)
+    } else if (!strcmp(argv[I], "--model-name") && I + 1 < argc)
+      ModelName = argv[++I];
+    else if (!strcmp(argv[I], "--target") && I + 1 < argc)
       Target = atof(argv[++I]);
     else {
       fprintf(stderr, "launcher: unknown option '%s'\n", argv[I]);
@@ -130,7 +134,7 @@ int main(int argc, char **argv) {
     memset(&M, 0, sizeof(M));
     M.size = sizeof(M);
     M.abi_version = KLARAPTOR_RT_ABI_VERSION;
-    M.name = "closest";
+    M.name = ModelName;
     M.predict = predict;
     printf("model: %s\n", statusName(klaraptor_register_model("saxpy", &M)));
   }

@@ -1,0 +1,141 @@
+//===- ProfileDb.h - The profile database (SQLite) --------------*- C++ -*-===//
+///
+/// \file
+/// The profile database that `klaraptor profile` writes and `klaraptor fit`
+/// reads: runs, kernels, launches (one sweep over the admissible block shapes
+/// each), samples (one per block shape) and their metrics. RAII over the
+/// sqlite3 C API; every failure returns false (or -1) with an error message
+/// that names the file and carries SQLite's message. docs/profile-db.md
+/// documents the schema (version 1) and how resuming works.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef KLARAPTOR_PROFILER_DB_PROFILEDB_H
+#define KLARAPTOR_PROFILER_DB_PROFILEDB_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct sqlite3;
+
+namespace klaraptor {
+namespace profiledb {
+
+/// The schema version this library writes and reads (PRAGMA user_version).
+constexpr int SchemaVersion = 1;
+
+/// Data parameter values by name (names are C identifiers). Stored as a
+/// canonical JSON object, keys sorted, so equal tuples have equal text.
+using DataTuple = std::map<std::string, int64_t>;
+
+/// What the `meta` table records when a database is created.
+struct MetaInfo {
+  std::string KlaraptorVersion; ///< the version of the klaraptor that wrote it
+  std::string Device;           ///< the GPU or device profile
+  std::string Backend;          ///< the profiler backend ("emu", "cupti")
+};
+
+/// One measured block shape of a launch's sweep.
+struct Sample {
+  uint32_t Block[3] = {1, 1, 1};
+  uint32_t Grid[3] = {1, 1, 1};
+  int64_t Registers = 0;         ///< registers per thread
+  int64_t SharedBytes = 0;       ///< static + dynamic shared memory per block
+  double TimeNs = 0;             ///< measured (or estimated) time
+  std::string Status = "ok";     ///< "ok", or why the shape failed
+  std::vector<std::pair<std::string, double>> Metrics;
+};
+
+/// One sample as the fitter reads it: the launch's data values and the
+/// sample's block shape and metrics.
+struct SampleRow {
+  int64_t LaunchId = 0;
+  DataTuple Data;
+  uint32_t Block[3] = {1, 1, 1};
+  uint32_t Grid[3] = {1, 1, 1};
+  int64_t Registers = 0;
+  int64_t SharedBytes = 0;
+  double TimeNs = 0;
+  std::string Status;
+  std::map<std::string, double> Metrics;
+};
+
+/// The canonical JSON text of \p Data: {"M":1,"N":2}, keys sorted.
+std::string dataToJson(const DataTuple &Data);
+/// Parses dataToJson's output; false on anything else.
+bool dataFromJson(const std::string &Text, DataTuple &Data);
+/// FNV-1a 64 of \p Text as 16 lower-case hex digits.
+std::string specHash(const std::string &Text);
+
+/// An open profile database (one connection). Not shared between threads:
+/// open one per thread or process; WAL mode and a busy timeout let several
+/// writers take turns.
+class ProfileDb {
+public:
+  ~ProfileDb();
+  ProfileDb(const ProfileDb &) = delete;
+  ProfileDb &operator=(const ProfileDb &) = delete;
+
+  /// Opens \p Path, creating it (schema version 1, \p Meta in `meta`) when it
+  /// does not exist or is empty. Refuses a newer schema version, a file that
+  /// is not SQLite, and a SQLite file that is not a profile database.
+  static std::unique_ptr<ProfileDb> open(const std::string &Path,
+                                         const MetaInfo &Meta,
+                                         std::string &Error,
+                                         int BusyTimeoutMs = 10000);
+
+  const std::string &path() const { return Path; }
+  /// A `meta` value, or "" when absent.
+  std::string meta(const std::string &Key);
+  bool setMeta(const std::string &Key, const std::string &Value,
+               std::string &Error);
+
+  /// Starts a run (status "running"); its id, or -1.
+  int64_t beginRun(const std::string &CommandLine, const DataTuple &Sizes,
+                   std::string &Error);
+  /// Ends a run with \p Status ("ok", "failed", "interrupted").
+  bool endRun(int64_t Run, const std::string &Status, std::string &Error);
+
+  /// The id of the kernel (\p Name, \p SpecText), inserted if new; -1 on
+  /// error.
+  int64_t recordKernel(const std::string &Name, const std::string &SpecText,
+                       std::string &Error);
+  /// The id of a recorded kernel, or -1 when none.
+  int64_t findKernel(const std::string &Name, const std::string &SpecText);
+
+  /// Records one launch's sweep, its samples and their metrics, in one
+  /// transaction: all of it or nothing. Returns the launch id, or -1.
+  int64_t recordSweep(int64_t Run, int64_t Kernel, const DataTuple &Data,
+                      const uint32_t RequestedGrid[3],
+                      const uint32_t RequestedBlock[3],
+                      const std::vector<Sample> &Samples, std::string &Error);
+
+  /// Whether some launch of \p Kernel with \p Data has a sample for
+  /// \p Block (any status): the shape needs no new measurement on resume.
+  bool hasSample(int64_t Kernel, const DataTuple &Data,
+                 const uint32_t Block[3]);
+
+  /// Every sample of \p Kernel, ordered by launch then sample id.
+  bool samplesOf(int64_t Kernel, std::vector<SampleRow> &Rows,
+                 std::string &Error);
+
+  /// The raw connection, for tests and ad-hoc queries.
+  sqlite3 *handle() { return Db; }
+
+private:
+  ProfileDb(sqlite3 *Db, std::string Path) : Db(Db), Path(std::move(Path)) {}
+  bool exec(const char *Sql, std::string &Error);
+  std::string fail(const std::string &What) const;
+
+  sqlite3 *Db;
+  std::string Path;
+};
+
+} // namespace profiledb
+} // namespace klaraptor
+
+#endif // KLARAPTOR_PROFILER_DB_PROFILEDB_H
