@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -48,6 +49,28 @@ inline ExampleOptions parseExampleOptions(int argc, char **argv,
     O.Sizes[O.NumSizes++] = V;
   }
   return O;
+}
+
+/// Elements of \p Got that differ from \p Want by more than \p RelTol
+/// relative to max(1, |want|).
+template <typename Vec>
+size_t countMismatches(const Vec &Got, const Vec &Want, double RelTol) {
+  size_t Bad = 0;
+  for (size_t I = 0; I < Want.size(); ++I)
+    if (std::fabs(double(Got[I]) - double(Want[I])) >
+        RelTol * std::fmax(1.0, std::fabs(double(Want[I]))))
+      ++Bad;
+  return Bad;
+}
+
+/// Prints "<Label>: ok" or "<Label>: FAILED" (and how many elements differ
+/// on stderr); returns whether the check passed.
+inline bool reportCheck(const std::string &Label, size_t Bad, size_t Total) {
+  std::printf("%s: %s\n", Label.c_str(), Bad ? "FAILED" : "ok");
+  if (Bad)
+    std::fprintf(stderr, "%s: %zu of %zu elements differ from the CPU reference\n",
+                 Label.c_str(), Bad, Total);
+  return Bad == 0;
 }
 
 #endif // KLARAPTOR_EXAMPLES_COMMON_H

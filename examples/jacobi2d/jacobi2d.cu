@@ -68,15 +68,8 @@ static bool runOnce(int n, int steps, bool check) {
     stepCpu(b, a, n);
     stepCpu(a, b, n);
   }
-  size_t bad = 0;
-  for (size_t i = 0; i < total; ++i)
-    if (std::fabs(out[i] - a[i]) > 1e-4f * std::fmax(1.0f, std::fabs(a[i])))
-      ++bad;
-  std::printf("jacobi2d N=%d T=%d: %s\n", n, steps, bad ? "FAILED" : "ok");
-  if (bad)
-    std::fprintf(stderr, "jacobi2d N=%d T=%d: %zu of %zu elements differ from the CPU reference\n",
-                 n, steps, bad, total);
-  return bad == 0;
+  return reportCheck("jacobi2d N=" + std::to_string(n) + " T=" + std::to_string(steps),
+                     countMismatches(out, a, 1e-4), total);
 }
 
 int main(int argc, char **argv) {
