@@ -476,6 +476,32 @@ bool ProfileDb::hasSample(int64_t Kernel, const DataTuple &Data,
   return S.step() == SQLITE_ROW;
 }
 
+bool ProfileDb::kernels(std::vector<KernelRow> &Rows, std::string &Error) {
+  Rows.clear();
+  Stmt S(Db, "SELECT id, name, spec FROM kernels ORDER BY id");
+  if (!S.ok()) {
+    Error = fail("cannot query kernels");
+    return false;
+  }
+  int Rc;
+  while ((Rc = S.step()) == SQLITE_ROW)
+    Rows.push_back({S.i64(0), S.text(1), S.text(2)});
+  if (Rc != SQLITE_DONE) {
+    Error = fail("cannot query kernels");
+    return false;
+  }
+  return true;
+}
+
+bool ProfileDb::hasCompletedRun(const std::string &CommandLine) {
+  Stmt S(Db, "SELECT 1 FROM runs WHERE command_line = ?1 AND status = 'ok' "
+             "LIMIT 1");
+  if (!S.ok())
+    return false;
+  S.bind(1, CommandLine);
+  return S.step() == SQLITE_ROW;
+}
+
 bool ProfileDb::samplesOf(int64_t Kernel, std::vector<SampleRow> &Rows,
                           std::string &Error) {
   Rows.clear();

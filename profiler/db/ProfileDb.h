@@ -50,6 +50,13 @@ struct Sample {
   std::vector<std::pair<std::string, double>> Metrics;
 };
 
+/// One row of the `kernels` table.
+struct KernelRow {
+  int64_t Id = 0;
+  std::string Name;
+  std::string Spec;
+};
+
 /// One sample as the fitter reads it: the launch's data values and the
 /// sample's block shape and metrics.
 struct SampleRow {
@@ -118,6 +125,13 @@ public:
   /// \p Block (any status): the shape needs no new measurement on resume.
   bool hasSample(int64_t Kernel, const DataTuple &Data,
                  const uint32_t Block[3]);
+
+  /// Every recorded kernel, ordered by id.
+  bool kernels(std::vector<KernelRow> &Rows, std::string &Error);
+
+  /// Whether a run of exactly \p CommandLine ended with status "ok": the
+  /// command need not run again when a profile resumes.
+  bool hasCompletedRun(const std::string &CommandLine);
 
   /// Every sample of \p Kernel, ordered by launch then sample id.
   bool samplesOf(int64_t Kernel, std::vector<SampleRow> &Rows,

@@ -152,6 +152,22 @@ TEST(ProfileDb, Resume) {
             0);
   EXPECT_NE(Error.find(T.Path), std::string::npos);
   EXPECT_FALSE(Db->hasSample(K, {{"N", 32}}, B64));
+
+  // A command is done once a run of it ended "ok", not before.
+  EXPECT_FALSE(Db->hasCompletedRun("./prog {N}"));
+  ASSERT_TRUE(Db->endRun(Run, "interrupted", Error)) << Error;
+  EXPECT_FALSE(Db->hasCompletedRun("./prog {N}"));
+  int64_t Again = Db->beginRun("./prog {N}", {{"N", 64}}, Error);
+  ASSERT_TRUE(Db->endRun(Again, "ok", Error)) << Error;
+  EXPECT_TRUE(Db->hasCompletedRun("./prog {N}"));
+  EXPECT_FALSE(Db->hasCompletedRun("./prog 64"));
+
+  std::vector<KernelRow> Ks;
+  ASSERT_TRUE(Db->kernels(Ks, Error)) << Error;
+  ASSERT_EQ(Ks.size(), 1u);
+  EXPECT_EQ(Ks[0].Id, K);
+  EXPECT_EQ(Ks[0].Name, "k");
+  EXPECT_EQ(Ks[0].Spec, "s");
 }
 
 TEST(ProfileDb, NewerSchemaRefused) {
