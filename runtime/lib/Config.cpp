@@ -82,6 +82,8 @@ Config Config::parse(const char *ModeValue, const char *LogValue,
 Config Config::fromEnvironment() {
   Config C = parse(std::getenv("KLARAPTOR_MODE"), std::getenv("KLARAPTOR_LOG"),
                    std::getenv("KLARAPTOR_LOG_LEVEL"));
+  if (const char *Bench = std::getenv("KLARAPTOR_BENCH"))
+    C.BenchPath = Bench;
   if (const char *Cache = std::getenv("KLARAPTOR_CACHE"))
     C.CachePath = Cache;
   return C;

@@ -1,9 +1,8 @@
 //===- Config.h - the runtime's settings from the environment ------------===//
 ///
 /// \file
-/// The runtime reads KLARAPTOR_MODE, KLARAPTOR_LOG, KLARAPTOR_LOG_LEVEL and
-/// KLARAPTOR_CACHE
-/// once, when it is first used (docs/environment.md). Problems found while
+/// The runtime reads KLARAPTOR_MODE, KLARAPTOR_LOG, KLARAPTOR_LOG_LEVEL,
+/// KLARAPTOR_CACHE and KLARAPTOR_BENCH once, when it is first used (docs/environment.md). Problems found while
 /// reading them are kept as warnings for the runtime to report.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_RUNTIME_CONFIG_H
@@ -34,6 +33,10 @@ struct Config {
   std::string LogPath;
   /// The decision cache file (KLARAPTOR_CACHE); empty: no cache.
   std::string CachePath;
+  /// KLARAPTOR_BENCH: in tune mode, each new decision is handed to the
+  /// profiler plug-in, which estimates every candidate and appends a record
+  /// here (`klaraptor bench`); empty: off.
+  std::string BenchPath;
   /// Problems with the variables, reported once the diagnostics exist.
   std::vector<std::string> Warnings;
 

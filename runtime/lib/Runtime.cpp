@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <unistd.h>
@@ -28,7 +29,7 @@ namespace klaraptor {
 
 Runtime::Runtime(const Config &C, const CudaApi &Api)
     : Cfg(C), Diags(C.Level), Log(C.LogPath, Diags),
-      Cache(C.CachePath, Diags), Devices(Api) {
+      Cache(C.CachePath, Diags), Devices(Api), Plugin(Diags) {
   for (const std::string &W : Cfg.Warnings)
     Diags.reportOnce(LogLevel::Warn, W);
 }
@@ -346,12 +347,6 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
                                       void *CuFunction) {
   if (!E.usable())
     return KLARAPTOR_UNCHANGED;
-  if (Cfg.TheMode == Mode::Profile) {
-    Diags.reportOnce(LogLevel::Warn,
-                     "KLARAPTOR_MODE=profile: no profiler backend in this "
-                     "build; launching as requested");
-    return KLARAPTOR_UNCHANGED;
-  }
   const KernelSpec &S = *E.Spec;
   const size_t NumData = S.Data.size();
   // The key: device, then the data values.
@@ -368,6 +363,8 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
     return KLARAPTOR_UNCHANGED;
   const int Device = Devices.currentDevice();
   Key[0] = Device;
+  if (Cfg.TheMode == Mode::Profile)
+    return profileLaunch(E, Info, CuFunction, Key, KeyLen);
   const uint64_t Hash = History::hash(Key, KeyLen);
   const Request Req = {Info->grid[0],  Info->grid[1],  Info->grid[2],
                        Info->block[0], Info->block[1], Info->block[2]};
@@ -417,7 +414,13 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
   }
   const Dim3 ReqGrid = {Req[0], Req[1], Req[2]};
   const Dim3 ReqBlock = {Req[3], Req[4], Req[5]};
+  const auto T0 = std::chrono::steady_clock::now();
   Decision D = decide(E, Device, Data, ReqGrid, ReqBlock, CuFunction);
+  if (!Cfg.BenchPath.empty())
+    benchDecision(E, Info, CuFunction, Device, Data, D,
+                  std::chrono::duration<double, std::nano>(
+                      std::chrono::steady_clock::now() - T0)
+                      .count());
   Decisions.fetch_add(1, std::memory_order_relaxed);
   const bool Tuned = D.Tuned;
   const Dim3 Block = D.Block, Grid = D.Grid;
@@ -428,6 +431,151 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
               /*Reused=*/false);
   Remember(Tuned, Block, Grid);
   return apply(Tuned, Block, Grid, Info);
+}
+
+const klaraptor_device_info *
+Runtime::admissible(KernelEntry &E, int Device, const int64_t *Data,
+                    void *CuFunction, std::vector<Candidate> &Cands,
+                    RejectCounts *Rejects, std::string &Why) {
+  const klaraptor_device_info *Info = Devices.limits(Device, Why);
+  if (!Info)
+    return nullptr;
+  auto Slot = E.MaxThreads.find({Device, CuFunction});
+  if (Slot == E.MaxThreads.end())
+    Slot = E.MaxThreads
+               .emplace(std::make_pair(Device, CuFunction),
+                        Devices.kernelMaxThreads(E.HostHandle, CuFunction,
+                                                 Device))
+               .first;
+  CandidateEnumerator Enum(*E.Spec, LaunchLimits::from(*Info, Slot->second));
+  Cands = Enum.admissible(Data, E.Spec->Data.size(), Rejects);
+  return Info;
+}
+
+void Runtime::describeLaunch(KernelEntry &E, const klaraptor_launch_info *Info,
+                             void *CuFunction, const int64_t *Data,
+                             const std::vector<Candidate> &Cands,
+                             const klaraptor_device_info *Dev,
+                             std::vector<const char *> &Names,
+                             std::vector<klaraptor_candidate> &Out,
+                             klaraptor_profile_launch &L) {
+  const KernelSpec &S = *E.Spec;
+  Names.clear();
+  for (const DataParam &P : S.Data)
+    Names.push_back(P.Name.c_str());
+  Out.clear();
+  for (const Candidate &C : Cands) {
+    klaraptor_candidate K;
+    K.size = sizeof(K);
+    for (int D = 0; D < 3; ++D) {
+      K.block[D] = C.Block[D];
+      K.grid[D] = C.Grid[D];
+    }
+    Out.push_back(K);
+  }
+  std::memset(&L, 0, sizeof(L));
+  L.size = sizeof(L);
+  L.abi_version = KLARAPTOR_RT_ABI_VERSION;
+  L.kernel = E.DeviceName.c_str();
+  L.source_name = E.SourceName.c_str();
+  L.spec = E.Desc && E.Desc->spec ? E.Desc->spec : "";
+  L.host_handle = E.HostHandle;
+  L.cu_function = CuFunction;
+  L.num_data = uint32_t(S.Data.size());
+  L.data_names = Names.data();
+  L.data = Data;
+  for (int D = 0; D < 3; ++D) {
+    L.grid[D] = Info->grid[D];
+    L.block[D] = Info->block[D];
+  }
+  L.shared_mem = Info->shared_mem;
+  L.stream = Info->stream;
+  L.args = Info->args;
+  L.num_candidates = uint32_t(Out.size());
+  L.candidates = Out.data();
+  L.device = Dev;
+}
+
+klaraptor_status Runtime::profileLaunch(KernelEntry &E,
+                                        klaraptor_launch_info *Info,
+                                        void *CuFunction, const int64_t *Key,
+                                        size_t KeyLen) {
+  const int Device = int(Key[0]);
+  const int64_t *Data = Key + 1;
+  if (Device < 0) {
+    Diags.reportOnce(LogLevel::Warn,
+                     "KLARAPTOR_MODE=profile: no CUDA device: " +
+                         Devices.whyNoDevice() + "; nothing is profiled",
+                     "no CUDA device");
+    return KLARAPTOR_UNCHANGED;
+  }
+  {
+    std::vector<int64_t> Id(Key, Key + KeyLen);
+    Id.insert(Id.begin(), int64_t(E.Id));
+    std::lock_guard<std::mutex> G(ProfiledMutex);
+    if (!Profiled.insert(std::move(Id)).second)
+      return KLARAPTOR_UNCHANGED;
+  }
+  if (!Info->args) {
+    Diags.reportOnce(LogLevel::Warn,
+                     "KLARAPTOR_MODE=profile: kernel '" + E.displayName() +
+                         "': the launch passed no argument array, so the "
+                         "kernel cannot be run for profiling; launching as "
+                         "requested");
+    return KLARAPTOR_UNCHANGED;
+  }
+  klaraptor_profile_launch_fn Fn = Plugin.launchFn();
+  if (!Fn)
+    return KLARAPTOR_UNCHANGED;
+  std::lock_guard<std::mutex> G(E.DecideMutex);
+  std::string Why;
+  std::vector<Candidate> Cands;
+  const klaraptor_device_info *Dev =
+      admissible(E, Device, Data, CuFunction, Cands, nullptr, Why);
+  if (!Dev) {
+    Diags.reportOnce(LogLevel::Warn, "KLARAPTOR_MODE=profile: device " +
+                                         std::to_string(Device) + ": " + Why +
+                                         "; nothing is profiled");
+    return KLARAPTOR_UNCHANGED;
+  }
+  std::vector<const char *> Names;
+  std::vector<klaraptor_candidate> Out;
+  klaraptor_profile_launch L;
+  describeLaunch(E, Info, CuFunction, Data, Cands, Dev, Names, Out, L);
+  Fn(&L);
+  return KLARAPTOR_UNCHANGED;
+}
+
+void Runtime::benchDecision(KernelEntry &E, klaraptor_launch_info *Info,
+                            void *CuFunction, int Device, const int64_t *Data,
+                            const Decision &D, double DecisionNs) {
+  klaraptor_profile_decision_fn Fn = Plugin.decisionFn();
+  if (!Fn || !Info->args || Device < 0)
+    return;
+  std::string Why;
+  std::vector<Candidate> Cands;
+  const klaraptor_device_info *Dev =
+      admissible(E, Device, Data, CuFunction, Cands, nullptr, Why);
+  if (!Dev)
+    return;
+  std::vector<const char *> Names;
+  std::vector<klaraptor_candidate> Out;
+  klaraptor_profile_launch L;
+  describeLaunch(E, Info, CuFunction, Data, Cands, Dev, Names, Out, L);
+  klaraptor_profile_decision P;
+  std::memset(&P, 0, sizeof(P));
+  P.size = sizeof(P);
+  P.tuned = D.Tuned ? 1 : 0;
+  P.chosen.size = sizeof(P.chosen);
+  for (int I = 0; I < 3; ++I) {
+    P.chosen.block[I] = D.Tuned ? D.Block[I] : Info->block[I];
+    P.chosen.grid[I] = D.Tuned ? D.Grid[I] : Info->grid[I];
+  }
+  P.predicted = D.Record ? D.Record->Predicted : 0;
+  P.decision_ns = DecisionNs;
+  P.source = D.Record ? spelling(D.Record->Source) : "fallback";
+  P.model = D.Record ? D.Record->ModelName.c_str() : "";
+  Fn(&L, &P);
 }
 
 Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
@@ -453,26 +601,16 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
     return Fallback("no CUDA device");
   }
   std::string Why;
-  const klaraptor_device_info *Info = Devices.limits(Device, Why);
+  RejectCounts Rejects;
+  std::vector<Candidate> Cands;
+  const klaraptor_device_info *Info =
+      admissible(E, Device, Data, CuFunction, Cands, &Rejects, Why);
   if (!Info) {
     Diags.reportOnce(LogLevel::Warn, "no CUDA device: device " +
                                          std::to_string(Device) + ": " + Why +
                                          "; launches keep their configuration");
     return Fallback("no CUDA device");
   }
-  auto Slot = E.MaxThreads.find({Device, CuFunction});
-  if (Slot == E.MaxThreads.end())
-    Slot = E.MaxThreads
-               .emplace(std::make_pair(Device, CuFunction),
-                        Devices.kernelMaxThreads(E.HostHandle, CuFunction,
-                                                 Device))
-               .first;
-  const LaunchLimits Limits = LaunchLimits::from(*Info, Slot->second);
-
-  CandidateEnumerator Enum(S, Limits);
-  RejectCounts Rejects;
-  std::vector<Candidate> Cands =
-      Enum.admissible(Data, S.Data.size(), &Rejects);
   Record->Candidates = unsigned(Cands.size());
   if (Cands.empty()) {
     Diags.reportOnce(
@@ -675,24 +813,10 @@ klaraptor_status Runtime::candidates(const char *Kernel, void *const *Args,
   const int Device = Devices.currentDevice();
   if (Device < 0)
     return KLARAPTOR_ERR_NO_DEVICE;
+  std::lock_guard<std::mutex> G(E->DecideMutex);
   std::string Why;
-  const klaraptor_device_info *Dev = Devices.limits(Device, Why);
-  if (!Dev)
+  if (!admissible(*E, Device, Data.data(), nullptr, Out, nullptr, Why))
     return KLARAPTOR_ERR_NO_DEVICE;
-  int MaxThreads;
-  {
-    std::lock_guard<std::mutex> G(E->DecideMutex);
-    auto Slot = E->MaxThreads.find({Device, nullptr});
-    if (Slot == E->MaxThreads.end())
-      Slot = E->MaxThreads
-                 .emplace(std::make_pair(Device, nullptr),
-                          Devices.kernelMaxThreads(E->HostHandle, nullptr,
-                                                   Device))
-                 .first;
-    MaxThreads = Slot->second;
-  }
-  CandidateEnumerator Enum(S, LaunchLimits::from(*Dev, MaxThreads));
-  Out = Enum.admissible(Data.data(), S.Data.size());
   return KLARAPTOR_OK;
 }
 

@@ -22,10 +22,13 @@
 #include "Diagnostics.h"
 #include "KernelRegistry.h"
 #include "ModelRegistry.h"
+#include "ProfilerPlugin.h"
 #include "klaraptor/klaraptor_rt.h"
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <set>
 #include <vector>
 
 namespace klaraptor {
@@ -75,13 +78,44 @@ private:
   DeviceQuery Devices;
   KernelRegistry Kernels;
   ModelRegistry Models;
+  ProfilerPlugin Plugin;
   std::atomic<uint64_t> Decisions{0};
+  /// Profile mode: (kernel id, device, data) already swept by this process.
+  std::mutex ProfiledMutex;
+  std::set<std::vector<int64_t>> Profiled;
 
   klaraptor_status checkInfo(const klaraptor_launch_info *Info);
   klaraptor_status launchEntry(KernelEntry &E, klaraptor_launch_info *Info,
                                void *CuFunction);
   bool dataValues(KernelEntry &E, const klaraptor_launch_info *Info,
                   int64_t *Out);
+  /// The admissible candidates of a launch of \p E on \p Device; null
+  /// device info (with \p Why) when the device's limits are unknown.
+  /// The caller holds E.DecideMutex.
+  const klaraptor_device_info *admissible(KernelEntry &E, int Device,
+                                          const int64_t *Data,
+                                          void *CuFunction,
+                                          std::vector<Candidate> &Cands,
+                                          RejectCounts *Rejects,
+                                          std::string &Why);
+  /// KLARAPTOR_MODE=profile: hands the launch and its candidates to the
+  /// profiler plug-in once per (kernel, device, data); the launch keeps its
+  /// configuration.
+  klaraptor_status profileLaunch(KernelEntry &E, klaraptor_launch_info *Info,
+                                 void *CuFunction, const int64_t *Key,
+                                 size_t KeyLen);
+  /// KLARAPTOR_BENCH: hands a new decision to the profiler plug-in.
+  void benchDecision(KernelEntry &E, klaraptor_launch_info *Info,
+                     void *CuFunction, int Device, const int64_t *Data,
+                     const Decision &D, double DecisionNs);
+  /// Fills the plug-in's view of a launch (pointers into the arguments).
+  void describeLaunch(KernelEntry &E, const klaraptor_launch_info *Info,
+                      void *CuFunction, const int64_t *Data,
+                      const std::vector<Candidate> &Cands,
+                      const klaraptor_device_info *Dev,
+                      std::vector<const char *> &Names,
+                      std::vector<klaraptor_candidate> &Out,
+                      klaraptor_profile_launch &L);
   Decision decide(KernelEntry &E, int Device, const int64_t *Data,
                   const Dim3 &ReqGrid, const Dim3 &ReqBlock, void *CuFunction);
   void logDecision(KernelEntry &E, int Device, const int64_t *Data,

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "RuntimeTestSupport.h"
 
+#include <cstdlib>
 #include <gtest/gtest.h>
 
 using namespace klaraptor;
@@ -461,19 +462,46 @@ TEST_F(RuntimeTest, ModeOffKeepsEveryLaunch) {
   EXPECT_TRUE(Diags->lines().empty());
 }
 
-TEST_F(RuntimeTest, ModeProfileFallsBackWithOneMessage) {
+TEST_F(RuntimeTest, ModeProfileWithoutPluginFallsBackWithOneMessage) {
+  ::setenv("KLARAPTOR_PROFILE_LIB", "/nonexistent/libklaraptor_profile.so", 1);
   start(Config::parse("profile", nullptr, nullptr));
   TestKernel K(oneDimSpec("k"), "k");
   TestModel M(closestTo(64));
   R->registerModel("k", &M.Model);
+  // The plug-in would get the argument array; it is never loaded here.
+  void *Args[1] = {nullptr};
+  Launch L({1000});
+  L.Info.args = Args;
+  EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_UNCHANGED);
+  Launch L2({2000});
+  L2.Info.args = Args;
+  EXPECT_EQ(R->launch(&K.Desc, &L2.Info), KLARAPTOR_UNCHANGED);
+  // The same data again is not handed to the plug-in a second time.
+  Launch L3({1000});
+  L3.Info.args = Args;
+  EXPECT_EQ(R->launch(&K.Desc, &L3.Info), KLARAPTOR_UNCHANGED);
+  ::unsetenv("KLARAPTOR_PROFILE_LIB");
+  ASSERT_EQ(Diags->lines().size(), 1u);
+  EXPECT_EQ(Diags->lines()[0].rfind(
+                "error: cannot load the profiler plug-in "
+                "'/nonexistent/libklaraptor_profile.so'",
+                0),
+            0u)
+      << Diags->lines()[0];
+  EXPECT_EQ(M.Calls.load(), 0u);
+  EXPECT_EQ(R->decisionCount(), 0u);
+}
+
+TEST_F(RuntimeTest, ModeProfileWithoutArgumentsSaysSoOnce) {
+  start(Config::parse("profile", nullptr, nullptr));
+  TestKernel K(oneDimSpec("k"), "k");
   Launch L({1000});
   EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_UNCHANGED);
   Launch L2({2000});
   EXPECT_EQ(R->launch(&K.Desc, &L2.Info), KLARAPTOR_UNCHANGED);
-  EXPECT_EQ(Diags->lines(),
-            (std::vector<std::string>{
-                "warn: KLARAPTOR_MODE=profile: no profiler backend in this "
-                "build; launching as requested"}));
+  ASSERT_EQ(Diags->lines().size(), 1u);
+  EXPECT_NE(Diags->lines()[0].find("passed no argument array"),
+            std::string::npos);
 }
 
 TEST_F(RuntimeTest, LaunchByHandle) {

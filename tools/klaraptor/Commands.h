@@ -27,6 +27,11 @@ int runExplain(const Args &A);
 /// The usage text of explain.
 const char *explainUsage();
 
+/// `klaraptor profile [--sizes LIST]... [--db FILE] -- COMMAND [ARGS...]`
+int runProfile(const Args &A);
+/// The usage text of profile.
+const char *profileUsage();
+
 /// Prints `klaraptor: error: MESSAGE` to stderr.
 void error(const std::string &Message);
 /// Prints `klaraptor: warning: MESSAGE` to stderr.

@@ -10,6 +10,7 @@
 /// admissible candidate (profiler/emu/cudart/Explain.cpp, docs/cli.md).
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Process.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -88,31 +89,18 @@ int runExplain(const Args &A) {
   ::close(Fd);
   const std::string Report = Template;
 
-  std::fflush(stdout);
-  std::fflush(stderr);
-  pid_t Pid = ::fork();
-  if (Pid < 0) {
-    error("cannot run '" + A[I] + "': " + std::strerror(errno));
+  std::vector<std::pair<std::string, std::string>> Env = {
+      {"KLARAPTOR_EMU_EXPLAIN", Report}};
+  if (!Launch.empty())
+    Env.push_back({"KLARAPTOR_EMU_EXPLAIN_LAUNCH", Launch});
+  ProcessResult P =
+      runProgram(std::vector<std::string>(A.begin() + long(I), A.end()), Env);
+  if (!P.Started) {
+    error(P.Error);
     ::unlink(Report.c_str());
     return 1;
   }
-  if (Pid == 0) {
-    ::setenv("KLARAPTOR_EMU_EXPLAIN", Report.c_str(), 1);
-    if (!Launch.empty())
-      ::setenv("KLARAPTOR_EMU_EXPLAIN_LAUNCH", Launch.c_str(), 1);
-    std::vector<char *> Argv;
-    for (size_t J = I; J < A.size(); ++J)
-      Argv.push_back(const_cast<char *>(A[J].c_str()));
-    Argv.push_back(nullptr);
-    ::execvp(Argv[0], Argv.data());
-    std::fprintf(stderr, "klaraptor: error: cannot run '%s': %s\n", Argv[0],
-                 std::strerror(errno));
-    ::_exit(127);
-  }
-  int Status = 0;
-  while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
-  }
-  int Rc = WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
+  int Rc = P.status();
 
   std::string Text;
   {
@@ -122,8 +110,6 @@ int runExplain(const Args &A) {
     Text = SS.str();
   }
   ::unlink(Report.c_str());
-  if (Rc == 127 && Text.empty())
-    return 1;
   if (Rc != 0)
     warning("'" + A[I] + "' exited with status " + std::to_string(Rc));
   if (Text.empty()) {

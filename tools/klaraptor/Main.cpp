@@ -41,6 +41,9 @@ const Command Commands[] = {
      runFitTable},
     {"explain", "time estimates and bottlenecks of a program's launches",
      runExplain},
+    {"profile", "measure every block shape of a program's launches at small "
+                "sizes",
+     runProfile},
 };
 
 void printHelp(std::FILE *Out) {

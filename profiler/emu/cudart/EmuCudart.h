@@ -9,6 +9,8 @@
 #ifndef KLARAPTOR_EMU_CUDART_H
 #define KLARAPTOR_EMU_CUDART_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,6 +28,30 @@ int klaraptor_emu_set_launch_observer(klaraptor_emu_launch_observer fn,
 /** The id of the emulated device's profile ("h100-sxm"), or NULL when the
  * profile named by KLARAPTOR_EMU_DEVICE could not be loaded. */
 const char *klaraptor_emu_device_profile(void);
+
+/** klaraptor_emu_sweep flag: only the time estimate (one SM's wave of
+ * blocks, traced), no metrics; the records carry no counts. Without it each
+ * shape runs the whole grid with metrics and the estimate. */
+#define KLARAPTOR_EMU_SWEEP_ESTIMATE_ONLY 1
+
+/** Called once per shape of a sweep: `record` is the shape's
+ * `const klaraptor::profiler::LaunchRecord *`, or NULL when the shape failed;
+ * `message` is NULL, or why the shape failed (record NULL) or why it has no
+ * estimate (record given). */
+typedef void (*klaraptor_emu_sweep_fn)(void *ctx, uint32_t index,
+                                       const void *record,
+                                       const char *message);
+
+/** Runs the kernel `function` (a host stub or a CUfunction) once per shape:
+ * `shapes` holds `count` sextuples grid x,y,z, block x,y,z. Each runs on the
+ * memory the program has now, which is restored after each shape and is
+ * unchanged when the sweep returns. `args` and `shared_bytes` as for
+ * cudaLaunchKernel. Returns 0 (failures of single shapes go to `fn`), or -1
+ * with a message in `error` (capacity `error_size`) when nothing could run. */
+int klaraptor_emu_sweep(const void *function, void *const *args,
+                        uint64_t shared_bytes, const uint32_t *shapes,
+                        uint32_t count, int flags, klaraptor_emu_sweep_fn fn,
+                        void *ctx, char *error, uint64_t error_size);
 
 #ifdef __cplusplus
 }

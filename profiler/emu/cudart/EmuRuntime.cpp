@@ -45,6 +45,8 @@ bool parseUnsigned(const char *S, uint64_t &V) {
   return true;
 }
 
+} // namespace
+
 const char *errorName(cudaError_t E) {
   switch (E) {
 #define CUDART_ERROR(Name, Value, Message)                                     \
@@ -55,8 +57,6 @@ const char *errorName(cudaError_t E) {
     return "unrecognized error code";
   }
 }
-
-} // namespace
 
 // --- Function / LoadedModule ------------------------------------------------
 
@@ -935,9 +935,7 @@ int Runtime::setObserver(void (*Fn)(void *, const void *), void *Ctx) {
   return 0;
 }
 
-cudaError_t Runtime::launch(const LaunchRequest &R) {
-  if (cudaError_t S = sticky())
-    return S;
+cudaError_t Runtime::checkLaunch(const LaunchRequest &R) {
   const devices::DeviceProfile *D = device();
   if (!D)
     return cudaErrorNoDevice;
@@ -965,26 +963,71 @@ cudaError_t Runtime::launch(const LaunchRequest &R) {
          "cudaFuncAttributeMaxDynamicSharedMemorySize))");
     return cudaErrorInvalidValue;
   }
+  return cudaSuccess;
+}
+
+emu::LaunchResult Runtime::runMeasured(const LaunchRequest &R,
+                                       bool WantMetrics, bool WantTrace,
+                                       Measured &M) {
+  const devices::DeviceProfile *D = device();
+  const Function &F = *R.F;
+  emu::LaunchOptions O;
+  O.Grid = R.Grid;
+  O.Block = R.Block;
+  O.DynamicSharedBytes = R.DynamicShared;
+  O.Args = R.Args;
+  O.SampleBlocks = SampleBlocks;
+  O.HostThreads = HostThreads;
+  // Checked by checkLaunch already; the core checks them again for its own
+  // users.
+  O.MaxThreadsPerBlock = uint32_t(D->MaxThreadsPerBlock);
+  O.MaxSharedBytesPerBlock =
+      size_t(std::max(D->SharedMemPerBlockOptin, D->SharedMemPerBlock));
+  if (WantMetrics)
+    O.Metrics = &M.Metrics;
+  // The estimate traces the blocks of one wave of one SM of this launch.
+  M.TP = WantTrace ? timingParams() : nullptr;
+  M.Prog = M.TP ? timing::kernelProgram(*F.Module->M, F.Name) : nullptr;
+  if (M.Prog) {
+    devices::Occupancy Occ = devices::computeOccupancy(
+        *D, F.resources(), int64_t(R.Block.count()), int64_t(R.DynamicShared));
+    if (Occ.ActiveBlocks > 0) {
+      M.Trace = std::make_unique<timing::TraceCollector>(
+          timing::blocksOnOneSm(*D, R.Grid.count(), Occ.ActiveBlocks));
+      O.Trace = M.Trace.get();
+    }
+  }
+  auto T0 = std::chrono::steady_clock::now();
+  emu::LaunchResult Res = F.Module->M->launch(F.Name, O);
+  M.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            T0)
+                  .count();
+  return Res;
+}
+
+bool Runtime::estimateMeasured(const LaunchRequest &R, const Measured &M,
+                               timing::LaunchEstimate &E, std::string &Why) {
+  if (!M.Trace) {
+    Why = M.TP ? "the block does not fit on an SM" : "no timing parameters";
+    return false;
+  }
+  return timing::estimateFromTrace(*M.Prog, *M.Trace, *device(),
+                                   R.F->resources(), *M.TP, R.Grid, R.Block,
+                                   R.DynamicShared, 0, E, Why);
+}
+
+cudaError_t Runtime::launch(const LaunchRequest &R) {
+  if (cudaError_t S = sticky())
+    return S;
+  if (cudaError_t C = checkLaunch(R))
+    return C;
+  const Function &F = *R.F;
 
   bool WantMetrics = !ReportPath.empty();
   {
     std::lock_guard<std::mutex> G(ObserverMutex);
     WantMetrics |= Observer != nullptr;
   }
-  emu::LaunchOptions O;
-  O.Grid = Gr;
-  O.Block = Bl;
-  O.DynamicSharedBytes = R.DynamicShared;
-  O.Args = R.Args;
-  O.SampleBlocks = SampleBlocks;
-  O.HostThreads = HostThreads;
-  // Checked above already; the core checks them again for its own users.
-  O.MaxThreadsPerBlock = uint32_t(D->MaxThreadsPerBlock);
-  O.MaxSharedBytesPerBlock =
-      size_t(std::max(D->SharedMemPerBlockOptin, D->SharedMemPerBlock));
-  emu::LaunchMetrics Metrics;
-  if (WantMetrics)
-    O.Metrics = &Metrics;
   // KLARAPTOR_EMU_EXPLAIN: the candidates are estimated before the launch
   // (on saved and restored memory), the launch's own shape from its trace.
   const bool Explain = explainThis();
@@ -992,45 +1035,24 @@ cudaError_t Runtime::launch(const LaunchRequest &R) {
   double BestNs = -1;
   if (Explain)
     explainCandidates(R, ExplainText, BestNs);
-  // The estimate traces the blocks of one wave of one SM of this launch.
-  std::unique_ptr<timing::TraceCollector> Trace;
-  const timing::TimingParams *TP =
-      WantMetrics || Explain ? timingParams() : nullptr;
-  const emu::KernelProgram *Prog =
-      TP ? timing::kernelProgram(*F.Module->M, F.Name) : nullptr;
-  if (Prog) {
-    devices::Occupancy Occ = devices::computeOccupancy(
-        *D, K, int64_t(Bl.count()), int64_t(R.DynamicShared));
-    if (Occ.ActiveBlocks > 0) {
-      Trace = std::make_unique<timing::TraceCollector>(
-          timing::blocksOnOneSm(*D, Gr.count(), Occ.ActiveBlocks));
-      O.Trace = Trace.get();
-    }
-  }
+  Measured M;
   emu::LaunchResult Res;
-  double Seconds = 0;
   {
     std::lock_guard<std::mutex> G(LaunchMutex);
-    auto T0 = std::chrono::steady_clock::now();
-    Res = F.Module->M->launch(F.Name, O);
-    Seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
-            .count();
+    Res = runMeasured(R, WantMetrics, WantMetrics || Explain, M);
   }
   cudaError_t E = cudaSuccess;
   switch (Res.Status) {
   case emu::LaunchStatus::Ok:
     if (Explain)
-      explainOwn(R, Trace.get(), Prog, ExplainText, BestNs);
+      explainOwn(R, M.Trace.get(), M.Prog, ExplainText, BestNs);
     if (WantMetrics) {
-      timing::LaunchEstimate E;
+      timing::LaunchEstimate Est;
       std::string Why;
-      bool HaveEstimate =
-          Trace && timing::estimateFromTrace(*Prog, *Trace, *D, K, *TP, Gr, Bl,
-                                             R.DynamicShared, 0, E, Why);
-      if (Trace && !HaveEstimate)
+      bool HaveEstimate = estimateMeasured(R, M, Est, Why);
+      if (M.Trace && !HaveEstimate)
         note("warning: no time estimate for kernel '" + F.Name + "': " + Why);
-      report(R, Metrics, Seconds, HaveEstimate ? &E : nullptr);
+      report(R, M.Metrics, M.Seconds, HaveEstimate ? &Est : nullptr);
     }
     return cudaSuccess;
   case emu::LaunchStatus::InvalidConfiguration:
@@ -1075,8 +1097,9 @@ const timing::TimingParams *Runtime::timingParams() {
   return Timing.get();
 }
 
-void Runtime::report(const LaunchRequest &R, const emu::LaunchMetrics &M,
-                     double Seconds, const timing::LaunchEstimate *E) {
+profiler::LaunchRecord
+Runtime::makeRecord(const LaunchRequest &R, const emu::LaunchMetrics &M,
+                    double Seconds, const timing::LaunchEstimate *E) {
   const Function &F = *R.F;
   const devices::DeviceProfile &D = *device();
   profiler::LaunchRecord Rec;
@@ -1110,7 +1133,12 @@ void Runtime::report(const LaunchRequest &R, const emu::LaunchMetrics &M,
     Rec.set("estimated_waves", double(E->Waves));
     Rec.set("estimated_blocks_simulated", double(E->BlocksSimulated));
   }
+  return Rec;
+}
 
+void Runtime::report(const LaunchRequest &R, const emu::LaunchMetrics &M,
+                     double Seconds, const timing::LaunchEstimate *E) {
+  profiler::LaunchRecord Rec = makeRecord(R, M, Seconds, E);
   if (!ReportPath.empty()) {
     std::string Line = Rec.toJson() + "\n";
     std::lock_guard<std::mutex> G(ObserverMutex);

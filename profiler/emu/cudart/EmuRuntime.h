@@ -21,6 +21,7 @@
 #include "DeviceProfile.h"
 #include "Occupancy.h"
 #include "emu/Emulator.h"
+#include "Backend.h"
 #include "Estimator.h"
 
 #include <cuda.h>
@@ -124,6 +125,9 @@ struct LaunchRequest {
   const void *Stream = nullptr; ///< cudaStream_t / CUstream
 };
 
+/// The name of \p E ("cudaErrorInvalidValue").
+const char *errorName(cudaError_t E);
+
 /// Runtime::get().unsupported(), for Unsupported.cpp.
 int reportUnsupported(const char *Call, bool Driver);
 
@@ -203,6 +207,14 @@ public:
   /// Validates \p R against the device and the kernel, then runs it. Errors
   /// of the configuration are returned; errors while running become sticky.
   cudaError_t launch(const LaunchRequest &R);
+  /// The configuration checks of launch(): cudaSuccess or the error a
+  /// launch of \p R would return.
+  cudaError_t checkLaunch(const LaunchRequest &R);
+  /// klaraptor_emu_sweep (EmuCudart.h): \p R's kernel once per shape, on
+  /// saved and restored memory. Returns 0, or -1 with \p Error.
+  int sweep(const LaunchRequest &R, const uint32_t *Shapes, uint32_t Count,
+            int Flags, void (*Fn)(void *, uint32_t, const void *, const char *),
+            void *Ctx, std::string &Error);
   int setObserver(void (*Fn)(void *, const void *), void *Ctx);
 
   /// __cudaPushCallConfiguration / __cudaPopCallConfiguration.
@@ -222,6 +234,26 @@ public:
 private:
   Runtime();
   bool ensureLoaded(FatbinRecord &R);
+  /// What one executed launch left: metrics, its one-SM trace, host time.
+  struct Measured {
+    emu::LaunchMetrics Metrics;
+    std::unique_ptr<timing::TraceCollector> Trace;
+    const timing::TimingParams *TP = nullptr;
+    const emu::KernelProgram *Prog = nullptr;
+    double Seconds = 0;
+  };
+  /// Executes \p R (checked by checkLaunch; the caller holds LaunchMutex),
+  /// with metrics and/or the trace of one SM's wave for an estimate.
+  emu::LaunchResult runMeasured(const LaunchRequest &R, bool WantMetrics,
+                                bool WantTrace, Measured &M);
+  /// The time estimate from \p M's trace.
+  bool estimateMeasured(const LaunchRequest &R, const Measured &M,
+                        timing::LaunchEstimate &E, std::string &Why);
+  /// The launch record (docs/metrics.md) of a finished launch.
+  profiler::LaunchRecord makeRecord(const LaunchRequest &R,
+                                    const emu::LaunchMetrics &M,
+                                    double Seconds,
+                                    const timing::LaunchEstimate *E);
   void report(const LaunchRequest &R, const emu::LaunchMetrics &M,
               double Seconds, const timing::LaunchEstimate *E);
   /// The timing parameters (loaded on first use), or null when estimates

@@ -969,6 +969,28 @@ API int klaraptor_emu_set_launch_observer(klaraptor_emu_launch_observer fn,
   return Runtime::get().setObserver(fn, ctx);
 }
 
+API int klaraptor_emu_sweep(const void *function, void *const *args,
+                            uint64_t shared_bytes, const uint32_t *shapes,
+                            uint32_t count, int flags,
+                            klaraptor_emu_sweep_fn fn, void *ctx, char *error,
+                            uint64_t error_size) {
+  std::string Why;
+  int Rc = -1;
+  if (!fn || (count && !shapes))
+    Why = "no callback or no shapes";
+  else {
+    Runtime &RT = Runtime::get();
+    LaunchRequest R;
+    R.F = RT.asFunction(function);
+    R.Args = args;
+    R.DynamicShared = size_t(shared_bytes);
+    Rc = RT.sweep(R, shapes, count, flags, fn, ctx, Why);
+  }
+  if (Rc != 0 && error && error_size)
+    std::snprintf(error, size_t(error_size), "%s", Why.c_str());
+  return Rc;
+}
+
 API const char *klaraptor_emu_device_profile(void) {
   const devices::DeviceProfile *D = Runtime::get().device();
   return D ? D->Id.c_str() : nullptr;

@@ -1,0 +1,486 @@
+//===- ProfilePlugin.cpp - libklaraptor_profile.so: sweeps into the DB ----===//
+///
+/// \file
+/// The profiler plug-in of klaraptor/klaraptor_profile.h. libklaraptor_rt
+/// loads it in KLARAPTOR_MODE=profile and with KLARAPTOR_BENCH.
+///
+/// Profile mode (`klaraptor profile` sets it up): at an annotated launch the
+/// plug-in runs the kernel once per admissible block shape not yet in the
+/// profile database, under the profiler backend, and records the sweep
+/// (metrics, registers, shared memory, time) in one transaction. The
+/// backend restores the program's device memory after each shape.
+///   KLARAPTOR_PROFILE_DB   the database (default klaraptor-profile.db)
+///   KLARAPTOR_PROFILE_RUN  the run id `klaraptor profile` created; without
+///                          it the plug-in records a run of its own
+///   KLARAPTOR_PROFILE_QUIET=1  no progress lines on stderr
+///
+/// Bench (KLARAPTOR_BENCH=FILE, tune mode): after each new decision the
+/// plug-in estimates every candidate (estimate only, one SM's wave) and
+/// appends one JSON line to FILE: the decision, its cost and every shape's
+/// time, which `klaraptor bench` turns into chosen/best ratios.
+///
+/// Backends: `emu` (the emulated runtime's klaraptor_emu_sweep, found with
+/// dlsym). A program on a real GPU needs the `cupti` backend, which this
+/// build does not have; that is reported once and nothing is recorded.
+//===----------------------------------------------------------------------===//
+#include "Backend.h"
+#include "ProfileDb.h"
+#include "klaraptor/klaraptor_profile.h"
+
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#ifndef KLARAPTOR_VERSION
+#define KLARAPTOR_VERSION "unknown"
+#endif
+
+using namespace klaraptor;
+
+namespace {
+
+/// klaraptor_emu_sweep (profiler/emu/cudart/EmuCudart.h).
+using SweepFn = int (*)(const void *, void *const *, uint64_t,
+                        const uint32_t *, uint32_t, int,
+                        void (*)(void *, uint32_t, const void *, const char *),
+                        void *, char *, uint64_t);
+using DeviceFn = const char *(*)();
+constexpr int EstimateOnly = 1;
+
+void say(const char *Format, ...) __attribute__((format(printf, 1, 2)));
+void say(const char *Format, ...) {
+  char Buf[2048];
+  va_list Ap;
+  va_start(Ap, Format);
+  std::vsnprintf(Buf, sizeof(Buf), Format, Ap);
+  va_end(Ap);
+  std::fprintf(stderr, "klaraptor profile: %s\n", Buf);
+}
+
+bool quiet() {
+  const char *Q = std::getenv("KLARAPTOR_PROFILE_QUIET");
+  return Q && *Q && std::strcmp(Q, "0") != 0;
+}
+
+std::string dataText(const klaraptor_profile_launch &L) {
+  std::string S;
+  for (uint32_t I = 0; I < L.num_data; ++I)
+    S += std::string(I ? "," : "") + L.data_names[I] + "=" +
+         std::to_string(L.data[I]);
+  return S;
+}
+
+const char *kernelName(const klaraptor_profile_launch &L) {
+  return L.source_name && *L.source_name ? L.source_name : L.kernel;
+}
+
+/// The process's command line from /proc/self/cmdline, words joined.
+std::string ownCommandLine() {
+  std::string S;
+  if (FILE *F = std::fopen("/proc/self/cmdline", "rb")) {
+    int C;
+    while ((C = std::fgetc(F)) != EOF)
+      S += C ? char(C) : ' ';
+    std::fclose(F);
+  }
+  while (!S.empty() && S.back() == ' ')
+    S.pop_back();
+  return S;
+}
+
+struct Backend {
+  SweepFn Sweep = nullptr;
+  std::string Device;
+  bool find(std::string &Error) {
+    Sweep = reinterpret_cast<SweepFn>(::dlsym(RTLD_DEFAULT,
+                                              "klaraptor_emu_sweep"));
+    if (!Sweep) {
+      Error = "the program runs on the CUDA runtime of a real GPU, and this "
+              "build has no 'cupti' profiler backend yet; build the program "
+              "with 'klaraptor-clang++ --klaraptor-emulate' to profile it on "
+              "the emulator";
+      return false;
+    }
+    auto Dev = reinterpret_cast<DeviceFn>(
+        ::dlsym(RTLD_DEFAULT, "klaraptor_emu_device_profile"));
+    const char *D = Dev ? Dev() : nullptr;
+    if (!D) {
+      Error = "the emulated device's profile could not be loaded "
+              "(KLARAPTOR_EMU_DEVICE)";
+      return false;
+    }
+    Device = D;
+    return true;
+  }
+};
+
+/// One shape's result from the backend.
+struct ShapeResult {
+  bool Ok = false;
+  std::string Message;
+  profiler::LaunchRecord Record;
+};
+
+struct SweepCtx {
+  std::vector<ShapeResult> *Out;
+  uint32_t Total;
+  std::chrono::steady_clock::time_point Start, LastNote;
+  std::string What;
+  bool Progress;
+};
+
+void onShape(void *Ctx, uint32_t Index, const void *Record,
+             const char *Message) {
+  auto &C = *static_cast<SweepCtx *>(Ctx);
+  if (Index >= C.Out->size())
+    return;
+  ShapeResult &R = (*C.Out)[Index];
+  R.Ok = Record != nullptr;
+  R.Message = Message ? Message : "";
+  if (Record)
+    R.Record = *static_cast<const profiler::LaunchRecord *>(Record);
+  auto Now = std::chrono::steady_clock::now();
+  if (C.Progress && Now - C.LastNote > std::chrono::seconds(2)) {
+    C.LastNote = Now;
+    say("%s: %u/%u shapes, %.1f s", C.What.c_str(), Index + 1, C.Total,
+        std::chrono::duration<double>(Now - C.Start).count());
+  }
+}
+
+/// Runs \p Shapes (6 numbers each) through the backend.
+bool runSweep(Backend &B, const klaraptor_profile_launch &L,
+              const std::vector<uint32_t> &Shapes, int Flags, bool Progress,
+              std::vector<ShapeResult> &Out, std::string &Error) {
+  uint32_t N = uint32_t(Shapes.size() / 6);
+  Out.assign(N, ShapeResult());
+  SweepCtx C{&Out, N, std::chrono::steady_clock::now(),
+             std::chrono::steady_clock::now(),
+             std::string(kernelName(L)) + "(" + dataText(L) + ")", Progress};
+  char Why[512] = "";
+  const void *Fn = L.cu_function ? L.cu_function : L.host_handle;
+  if (B.Sweep(Fn, L.args, L.shared_mem, Shapes.data(), N, Flags, onShape, &C,
+              Why, sizeof(Why)) != 0) {
+    Error = Why;
+    return false;
+  }
+  return true;
+}
+
+class Session {
+public:
+  int onLaunch(const klaraptor_profile_launch &L);
+  int onDecision(const klaraptor_profile_launch &L,
+                 const klaraptor_profile_decision &D);
+
+private:
+  std::mutex M;
+  bool Started = false, Broken = false;
+  std::string BrokenWhy;
+  Backend B;
+  std::unique_ptr<profiledb::ProfileDb> Db;
+  int64_t Run = -1;
+  bool OwnRun = false;
+  // Bench.
+  bool BenchStarted = false, BenchBroken = false;
+  int BenchFd = -1;
+
+  bool start();
+  bool startBench();
+  friend void endOwnRun();
+};
+
+Session &session() {
+  static Session *S = new Session; // never destroyed: atexit still uses it
+  return *S;
+}
+
+std::mutex OwnRunMutex;
+profiledb::ProfileDb *OwnRunDb = nullptr;
+int64_t OwnRunId = -1;
+
+void endOwnRun() {
+  std::lock_guard<std::mutex> G(OwnRunMutex);
+  if (OwnRunDb && OwnRunId >= 0) {
+    std::string Error;
+    if (!OwnRunDb->endRun(OwnRunId, "ok", Error))
+      say("%s", Error.c_str());
+  }
+  OwnRunId = -1;
+}
+
+bool Session::start() {
+  if (Started)
+    return !Broken;
+  Started = true;
+  auto Fail = [&](const std::string &Why) {
+    Broken = true;
+    say("error: %s; nothing is profiled", Why.c_str());
+    return false;
+  };
+  std::string Error;
+  if (!B.find(Error))
+    return Fail(Error);
+  const char *Path = std::getenv("KLARAPTOR_PROFILE_DB");
+  std::string DbPath = Path && *Path ? Path : "klaraptor-profile.db";
+  profiledb::MetaInfo Meta{KLARAPTOR_VERSION, B.Device, "emu"};
+  Db = profiledb::ProfileDb::open(DbPath, Meta, Error);
+  if (!Db)
+    return Fail(Error);
+  std::string Have = Db->meta("device");
+  if (Have.empty()) {
+    if (!Db->setMeta("device", B.Device, Error))
+      return Fail(Error);
+  } else if (Have != B.Device) {
+    return Fail(DbPath + " holds measurements of device '" + Have +
+                "', and this run is on '" + B.Device +
+                "'; use another --db (or KLARAPTOR_EMU_DEVICE=" + Have + ")");
+  }
+  std::string Backend = Db->meta("backend");
+  if (Backend.empty() && !Db->setMeta("backend", "emu", Error))
+    return Fail(Error);
+  if (!Backend.empty() && Backend != "emu")
+    return Fail(DbPath + " holds measurements of the '" + Backend +
+                "' backend, and this run uses 'emu'");
+  if (const char *R = std::getenv("KLARAPTOR_PROFILE_RUN")) {
+    char *End = nullptr;
+    long long V = std::strtoll(R, &End, 10);
+    if (!*R || *End || V <= 0)
+      return Fail(std::string("KLARAPTOR_PROFILE_RUN='") + R +
+                  "' is not a run id");
+    Run = V;
+  } else {
+    Run = Db->beginRun(ownCommandLine(), {}, Error);
+    if (Run < 0)
+      return Fail(Error);
+    OwnRun = true;
+    std::lock_guard<std::mutex> G(OwnRunMutex);
+    OwnRunDb = Db.get();
+    OwnRunId = Run;
+    std::atexit(endOwnRun);
+  }
+  return true;
+}
+
+int Session::onLaunch(const klaraptor_profile_launch &L) {
+  std::lock_guard<std::mutex> G(M);
+  if (!start())
+    return -1;
+  const auto T0 = std::chrono::steady_clock::now();
+  std::string Error;
+  int64_t Kernel = Db->recordKernel(L.kernel, L.spec, Error);
+  if (Kernel < 0) {
+    say("error: %s", Error.c_str());
+    return -1;
+  }
+  profiledb::DataTuple Data;
+  for (uint32_t I = 0; I < L.num_data; ++I)
+    Data[L.data_names[I]] = L.data[I];
+  std::vector<uint32_t> Shapes;
+  uint32_t Resumed = 0;
+  for (uint32_t I = 0; I < L.num_candidates; ++I) {
+    const klaraptor_candidate &C = L.candidates[I];
+    if (Db->hasSample(Kernel, Data, C.block)) {
+      ++Resumed;
+      continue;
+    }
+    Shapes.insert(Shapes.end(), {C.grid[0], C.grid[1], C.grid[2], C.block[0],
+                                 C.block[1], C.block[2]});
+  }
+  const std::string What =
+      std::string(kernelName(L)) + "(" + dataText(L) + ")";
+  if (Shapes.empty()) {
+    if (!quiet())
+      say("%s: all %u shapes were measured before", What.c_str(),
+          L.num_candidates);
+    return 0;
+  }
+  std::vector<ShapeResult> Results;
+  if (!runSweep(B, L, Shapes, 0, !quiet(), Results, Error)) {
+    say("error: %s: %s", What.c_str(), Error.c_str());
+    return -1;
+  }
+  std::vector<profiledb::Sample> Samples;
+  unsigned Failed = 0;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    const ShapeResult &R = Results[I];
+    profiledb::Sample S;
+    for (int D = 0; D < 3; ++D) {
+      S.Grid[D] = Shapes[6 * I + D];
+      S.Block[D] = Shapes[6 * I + 3 + D];
+    }
+    if (!R.Ok) {
+      S.Status = R.Message.empty() ? "failed" : R.Message;
+      ++Failed;
+    } else {
+      const profiler::LaunchRecord &Rec = R.Record;
+      S.Registers = int64_t(Rec.get("registers_per_thread"));
+      S.SharedBytes = int64_t(Rec.get("static_shared_bytes") +
+                              Rec.get("dynamic_shared_bytes_per_block"));
+      S.TimeNs = Rec.get("estimated_ns", NAN);
+      if (std::isnan(S.TimeNs)) {
+        S.TimeNs = 0;
+        S.Status = "no time estimate: " + R.Message;
+        ++Failed;
+      }
+      S.Metrics = Rec.Values;
+    }
+    Samples.push_back(std::move(S));
+  }
+  if (Db->recordSweep(Run, Kernel, Data, L.grid, L.block, Samples, Error) < 0) {
+    say("error: %s", Error.c_str());
+    return -1;
+  }
+  if (!quiet()) {
+    double S = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                             T0)
+                   .count();
+    std::string Extra;
+    if (Resumed)
+      Extra += ", " + std::to_string(Resumed) + " measured before";
+    if (Failed)
+      Extra += ", " + std::to_string(Failed) + " failed";
+    say("%s: %zu shapes in %.2f s%s", What.c_str(), Results.size(), S,
+        Extra.c_str());
+  }
+  return 0;
+}
+
+bool Session::startBench() {
+  if (BenchStarted)
+    return !BenchBroken;
+  BenchStarted = true;
+  std::string Error;
+  const char *Path = std::getenv("KLARAPTOR_BENCH");
+  if (!B.find(Error)) {
+    BenchBroken = true;
+    say("error: KLARAPTOR_BENCH: %s", Error.c_str());
+    return false;
+  }
+  BenchFd = ::open(Path ? Path : "", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+                   0644);
+  if (BenchFd < 0) {
+    BenchBroken = true;
+    say("error: KLARAPTOR_BENCH: cannot open '%s': %s", Path ? Path : "",
+        std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+std::string dims(const uint32_t D[3]) {
+  return "[" + std::to_string(D[0]) + "," + std::to_string(D[1]) + "," +
+         std::to_string(D[2]) + "]";
+}
+
+std::string number(double V) {
+  if (!std::isfinite(V))
+    return "null";
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), "%.17g", V);
+  return Buf;
+}
+
+int Session::onDecision(const klaraptor_profile_launch &L,
+                        const klaraptor_profile_decision &D) {
+  std::lock_guard<std::mutex> G(M);
+  if (!startBench())
+    return -1;
+  std::vector<uint32_t> Shapes;
+  for (uint32_t I = 0; I < L.num_candidates; ++I) {
+    const klaraptor_candidate &C = L.candidates[I];
+    Shapes.insert(Shapes.end(), {C.grid[0], C.grid[1], C.grid[2], C.block[0],
+                                 C.block[1], C.block[2]});
+  }
+  const auto T0 = std::chrono::steady_clock::now();
+  std::vector<ShapeResult> Results;
+  std::string Error;
+  if (!runSweep(B, L, Shapes, EstimateOnly, false, Results, Error)) {
+    say("error: KLARAPTOR_BENCH: %s", Error.c_str());
+    return -1;
+  }
+  double SweepS =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+          .count();
+  std::string J = "{\"kernel\":";
+  profiler::appendJsonString(J, L.kernel);
+  J += ",\"source_name\":";
+  profiler::appendJsonString(J, L.source_name ? L.source_name : "");
+  J += ",\"device\":";
+  profiler::appendJsonString(J, B.Device);
+  J += ",\"data\":{";
+  for (uint32_t I = 0; I < L.num_data; ++I) {
+    J += I ? "," : "";
+    profiler::appendJsonString(J, L.data_names[I]);
+    J += ":" + std::to_string(L.data[I]);
+  }
+  J += "},\"requested\":{\"grid\":" + dims(L.grid) +
+       ",\"block\":" + dims(L.block) + "}";
+  J += ",\"chosen\":{\"grid\":" + dims(D.chosen.grid) +
+       ",\"block\":" + dims(D.chosen.block) + "}";
+  J += ",\"tuned\":" + std::to_string(D.tuned) + ",\"source\":";
+  profiler::appendJsonString(J, D.source ? D.source : "");
+  J += ",\"model\":";
+  profiler::appendJsonString(J, D.model ? D.model : "");
+  J += ",\"predicted\":" + number(D.predicted) +
+       ",\"decision_ns\":" + number(D.decision_ns) +
+       ",\"search_seconds\":" + number(SweepS) + ",\"shapes\":[";
+  for (size_t I = 0; I < Results.size(); ++I) {
+    const ShapeResult &R = Results[I];
+    J += I ? "," : "";
+    J += "{\"grid\":" + dims(&Shapes[6 * I]) +
+         ",\"block\":" + dims(&Shapes[6 * I + 3]) + ",\"ns\":" +
+         (R.Ok ? number(R.Record.get("estimated_ns", NAN)) : "null");
+    if (!R.Message.empty()) {
+      J += ",\"error\":";
+      profiler::appendJsonString(J, R.Message);
+    }
+    J += "}";
+  }
+  J += "]}\n";
+  if (::write(BenchFd, J.data(), J.size()) != ssize_t(J.size())) {
+    say("error: KLARAPTOR_BENCH: cannot write: %s", std::strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+bool validLaunch(const klaraptor_profile_launch *L) {
+  return L && L->size >= sizeof(klaraptor_profile_launch) &&
+         L->abi_version == KLARAPTOR_RT_ABI_VERSION && L->kernel && L->spec &&
+         (L->num_data == 0 || (L->data_names && L->data)) &&
+         (L->num_candidates == 0 || L->candidates);
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) int
+klaraptor_profile_on_launch(const klaraptor_profile_launch *L) {
+  if (!validLaunch(L)) {
+    say("error: a launch description of an unknown version; nothing is "
+        "profiled");
+    return -1;
+  }
+  return session().onLaunch(*L);
+}
+
+extern "C" __attribute__((visibility("default"))) int
+klaraptor_profile_on_decision(const klaraptor_profile_launch *L,
+                              const klaraptor_profile_decision *D) {
+  if (!validLaunch(L) || !D || D->size < sizeof(klaraptor_profile_decision)) {
+    say("error: a decision description of an unknown version");
+    return -1;
+  }
+  return session().onDecision(*L, *D);
+}

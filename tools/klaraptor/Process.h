@@ -1,0 +1,48 @@
+//===- Process.h - running a program from the klaraptor CLI -----*- C++ -*-===//
+///
+/// \file
+/// The CLI's subcommands run the user's program (explain, profile) and
+/// klaraptor's own tools (bench). runProgram forks, sets the given
+/// environment variables in the child only, execs, and waits. While the
+/// child runs the CLI ignores SIGINT and SIGQUIT, so that Ctrl-C stops the
+/// program and the CLI can still record what happened.
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_TOOLS_KLARAPTOR_PROCESS_H
+#define KLARAPTOR_TOOLS_KLARAPTOR_PROCESS_H
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace klaraptor {
+namespace cli {
+
+/// How a child ended.
+struct ProcessResult {
+  bool Started = false; ///< false: fork or exec failed (Error says why)
+  int ExitCode = 0;     ///< when it exited
+  int Signal = 0;       ///< when a signal killed it
+  std::string Error;
+  /// The shell's convention: the exit code, or 128 + the signal.
+  int status() const { return Signal ? 128 + Signal : ExitCode; }
+};
+
+/// Runs \p Argv (searched in PATH) with \p Env added to the environment
+/// (an empty value unsets the variable). When \p StdoutFile is not empty
+/// the child's stdout goes there (truncated).
+ProcessResult
+runProgram(const std::vector<std::string> &Argv,
+           const std::vector<std::pair<std::string, std::string>> &Env,
+           const std::string &StdoutFile = "");
+
+/// \p Argv as one line a POSIX shell would split back into \p Argv.
+std::string shellJoin(const std::vector<std::string> &Argv);
+
+/// The folder of the running klaraptor executable (from /proc/self/exe),
+/// with a trailing '/'; "" when unknown.
+std::string selfDirectory();
+
+} // namespace cli
+} // namespace klaraptor
+
+#endif // KLARAPTOR_TOOLS_KLARAPTOR_PROCESS_H
