@@ -173,9 +173,12 @@ void Parser::parseKlaraptorOption(StringRef Arg) {
     CL.Options.CudaPath = Value;
   else if (takeLongValue(Arg, "--klaraptor-arch", Value))
     addArchs(Value);
-  else if (takeLongValue(Arg, "--klaraptor-models", Value))
-    fail("'--klaraptor-models' is not available yet: models are not "
-         "supported by this version");
+  else if (takeLongValue(Arg, "--klaraptor-models", Value)) {
+    if (Value.empty())
+      fail("'--klaraptor-models' expects a directory");
+    else
+      CL.Options.ModelsDir = Value;
+  }
   else
     fail("unknown option '" + Arg + "'");
 }
@@ -383,6 +386,7 @@ Expected<CommandLine> Parser::run() {
   FromEnv(S.ClangC, "KLARAPTOR_CLANG_C");
   FromEnv(S.Nvcc, "KLARAPTOR_NVCC");
   FromEnv(S.CudaPath, "KLARAPTOR_CUDA_PATH");
+  FromEnv(S.ModelsDir, "KLARAPTOR_MODELS");
   S.DryRun |= isTrue(Env("KLARAPTOR_DRYRUN"));
   S.KeepTemps |= isTrue(Env("KLARAPTOR_KEEP_TEMPS"));
   S.Verbose |= isTrue(Env("KLARAPTOR_VERBOSE"));

@@ -69,6 +69,9 @@ struct Settings {
   bool KeepTemps = false; ///< --klaraptor-keep-temps, KLARAPTOR_KEEP_TEMPS
   bool Verbose = false;   ///< --klaraptor-verbose, KLARAPTOR_VERBOSE
   bool Emulate = false;   ///< --klaraptor-emulate, KLARAPTOR_EMULATE
+  /// --klaraptor-models, KLARAPTOR_MODELS: a directory of rational programs
+  /// (`klaraptor fit` output) compiled and linked into the program.
+  std::optional<std::string> ModelsDir;
   bool Help = false;
   bool Version = false;
 };

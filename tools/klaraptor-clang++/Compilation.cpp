@@ -190,6 +190,13 @@ void Compilation::addLink(const std::vector<std::string> &Objects) {
     J.Args.push_back("-o");
     J.Args.push_back(*CL.Output);
   }
+  // The rational programs call klaraptor_mwp_cwp_ns (libklaraptor_model,
+  // which needs libklaraptor_devices); the archives by path, so a shared
+  // library of the same name elsewhere cannot stand in.
+  if (!ModelObjects.empty()) {
+    J.Args.insert(J.Args.end(), ModelObjects.begin(), ModelObjects.end());
+    J.Args.insert(J.Args.end(), {TC.ModelLib, TC.DevicesLib});
+  }
   J.Args.insert(J.Args.end(), {"-L" + TC.LibDir, "-lklaraptor_rt"});
   if (CL.Options.Emulate)
     J.Args.push_back("-lklaraptor_emu_cudart");
@@ -203,9 +210,59 @@ void Compilation::addLink(const std::vector<std::string> &Objects) {
   if (CL.LinksLibCuda && !CL.Options.Emulate)
     J.Args.push_back("-L" + TC.cudaStubs());
   J.Needs = {{"the klaraptor runtime", TC.Runtime}};
+  if (!ModelObjects.empty()) {
+    J.Needs.push_back({"the MWP-CWP model library", TC.ModelLib});
+    J.Needs.push_back({"the device profiles library", TC.DevicesLib});
+  }
   if (CL.Options.Emulate)
     J.Needs.push_back({"the emulated CUDA runtime", TC.EmuCudart});
   Jobs.push_back(std::move(J));
+}
+
+Error Compilation::addModels() {
+  const std::string &Dir = *CL.Options.ModelsDir;
+  auto Fail = [&](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "--klaraptor-models: '" + Dir + "': " + Why);
+  };
+  if (!sys::fs::is_directory(Dir))
+    return Fail(sys::fs::exists(Dir)
+                    ? "not a directory"
+                    : "no such directory (run 'klaraptor fit --out DIR' "
+                      "first)");
+  std::vector<std::string> Programs;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (sys::path::extension(It->path()) == ".c" &&
+        !sys::fs::is_directory(It->path()))
+      Programs.push_back(It->path());
+  if (EC)
+    return Fail("cannot read the directory: " + EC.message());
+  if (Programs.empty())
+    return Fail("no rational programs (.c files) in the directory");
+  llvm::sort(Programs);
+  for (const std::string &Program : Programs) {
+    Expected<std::string> Object =
+        tempFile(sys::path::stem(Program), ".model.o");
+    if (!Object)
+      return Object.takeError();
+    Job J;
+    J.Program = Tool::ClangC;
+    J.Args = {"-x",
+              "c",
+              "-O2",
+              "-fPIC",
+              "-I" + TC.RtInclude,
+              "-I" + TC.ModelInclude,
+              "-c",
+              Program,
+              "-o",
+              *Object};
+    Jobs.push_back(std::move(J));
+    ModelObjects.push_back(*Object);
+  }
+  return Error::success();
 }
 
 void Compilation::addQuery() {
@@ -299,6 +356,15 @@ Error Compilation::build() {
       addNvcc(In, Fatbin);
     }
     addCudaHost(In, Fatbin, Output);
+  }
+  if (CL.Options.ModelsDir) {
+    if (CL.Mode == DriverMode::Link) {
+      if (Error E = addModels())
+        return E;
+    } else {
+      WithColor::warning(errs(), DriverName)
+          << "--klaraptor-models unused because linking is not done\n";
+    }
   }
   if (CL.Mode == DriverMode::Link)
     addLink(Objects);

@@ -11,7 +11,10 @@
 ///        -Xclang -fcuda-include-gpubinary -Xclang T/k.fatbin ... -c k.cu
 ///        -o k.o
 ///   clang++ -x c++ -fpass-plugin=P ... -c m.cpp -o m.o
-///   clang++ k.o m.o -o app -L LIB -lklaraptor_rt -Wl,-rpath,LIB
+///   clang -x c -O2 -fPIC -I RT -I MODEL -c DIR/kernel.c -o T/kernel.o
+///        (each rational program of --klaraptor-models DIR)
+///   clang++ k.o m.o T/kernel.o -o app LIB/libklaraptor_model.a
+///        LIB/libklaraptor_devices.a -L LIB -lklaraptor_rt -Wl,-rpath,LIB
 ///        -L C/lib64 -lcudart -Wl,-rpath,C/lib64 -ldl -lpthread
 ///
 /// Intermediate files go to a private temporary directory, removed at exit
@@ -58,6 +61,10 @@ private:
                    const std::string &Output);
   void addClang(const InputFile &In, const std::string &Output);
   void addLink(const std::vector<std::string> &Objects);
+  /// Compiles each rational program of --klaraptor-models (C, -O2, -fPIC)
+  /// into ModelObjects; an error when the directory is missing or has no
+  /// .c file.
+  llvm::Error addModels();
   void addQuery();
   /// Appends the mode flag, the input and -o.
   void finishCompile(Job &J, const InputFile &In, const std::string &Output);
@@ -65,6 +72,8 @@ private:
   const CommandLine &CL;
   const Toolchain &TC;
   std::vector<Job> Jobs;
+  /// The objects of the rational programs, linked after the inputs.
+  std::vector<std::string> ModelObjects;
   std::string TempDir;
   llvm::StringSet<> TempNames;
 };

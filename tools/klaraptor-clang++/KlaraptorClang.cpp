@@ -39,7 +39,7 @@ USAGE: klaraptor-clang++ [options] file...
   GPU), host code through clang++ 19 with KlaraptorPlugin.so. .cpp/.cc/.cxx/.C
   through clang++ 19 and .c through clang 19, with the IO-builder pass.
   Objects and libraries go to the link, which adds libklaraptor_rt and
-  libcudart. Any other flag goes to clang unchanged.
+  libcudart (and, with --klaraptor-models, the programs and libklaraptor_model). Any other flag goes to clang unchanged.
 
 KLARAPTOR OPTIONS (flag, environment variable; the flag wins):
   --klaraptor-arch=LIST         KLARAPTOR_ARCH        GPUs to build for, comma-separated
@@ -56,7 +56,10 @@ KLARAPTOR OPTIONS (flag, environment variable; the flag wins):
   --klaraptor-keep-temps        KLARAPTOR_KEEP_TEMPS  keep the temporary directory
   --klaraptor-emulate           KLARAPTOR_EMULATE     link the CPU emulator instead of
                                                       libcudart and libcuda
-  --klaraptor-models=DIR                              reserved (not available yet)
+  --klaraptor-models=DIR        KLARAPTOR_MODELS      compile the rational programs DIR/*.c
+                                                      (from 'klaraptor fit') and link them
+                                                      with the MWP-CWP library; also
+                                                      --klaraptor-models DIR
 
 COMMON COMPILER OPTIONS:
   -c, -S, -E, -fsyntax-only, -o FILE, -x cuda|cu|c++|c|none, -I, -D, -U,

@@ -75,6 +75,11 @@ Toolchain::Toolchain(const Settings &Options, StringRef ExecutablePath) {
   RtInclude = sys::fs::exists(join(Installed, "klaraptor", "klaraptor_rt.h"))
                   ? Installed
                   : std::string(KLARAPTOR_BUILD_RT_INCLUDE_DIR);
+  ModelInclude = sys::fs::exists(join(Installed, "klaraptor", "mwp_cwp.h"))
+                     ? Installed
+                     : std::string(KLARAPTOR_BUILD_MODEL_INCLUDE_DIR);
+  ModelLib = join(LibDir, "libklaraptor_model.a");
+  DevicesLib = join(LibDir, "libklaraptor_devices.a");
 }
 
 const std::string &Toolchain::configured(Tool T) const {

@@ -12,6 +12,9 @@
 ///   <prefix>/lib/libklaraptor_rt.so
 ///   <prefix>/lib/klaraptor/cuda-shim/texture_fetch_functions.h
 ///   <prefix>/include/klaraptor/klaraptor_rt.h   (else the source tree's)
+///   <prefix>/lib/libklaraptor_model.a, libklaraptor_devices.a (for
+///   --klaraptor-models), <prefix>/include/klaraptor/mwp_cwp.h (else the
+///   source tree's)
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_TOOLS_CLANG_TOOLCHAIN_H
 #define KLARAPTOR_TOOLS_CLANG_TOOLCHAIN_H
@@ -49,6 +52,12 @@ public:
   std::string EmuCudart; ///< <prefix>/lib/libklaraptor_emu_cudart.so
   std::string Shim;      ///< <prefix>/lib/klaraptor/cuda-shim
   std::string RtInclude; ///< <prefix>/include, else the source tree's
+  /// Where klaraptor/mwp_cwp.h is: <prefix>/include, else the source tree's.
+  std::string ModelInclude;
+  /// <prefix>/lib/libklaraptor_model.a, the MWP-CWP model the rational
+  /// programs call (it needs libklaraptor_devices.a beside it).
+  std::string ModelLib;
+  std::string DevicesLib; ///< <prefix>/lib/libklaraptor_devices.a
   std::string cudaInclude() const { return CudaPath + "/include"; }
   std::string cudaLib() const { return CudaPath + "/lib64"; }
   std::string cudaStubs() const { return CudaPath + "/lib64/stubs"; }

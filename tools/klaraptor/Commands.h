@@ -27,10 +27,26 @@ int runExplain(const Args &A);
 /// The usage text of explain.
 const char *explainUsage();
 
+/// `klaraptor fit [--db FILE] [--out DIR] [--device PROFILE] [--json]`
+int runFit(const Args &A);
+/// The usage text of fit.
+const char *fitUsage();
+
 /// `klaraptor profile [--sizes LIST]... [--db FILE] -- COMMAND [ARGS...]`
 int runProfile(const Args &A);
 /// The usage text of profile.
 const char *profileUsage();
+
+/// `klaraptor bench [--manifest FILE] [--only NAMES] ...`
+int runBench(const Args &A);
+/// The usage text of bench.
+const char *benchUsage();
+
+/// `klaraptor report [--db FILE] [--kernel NAME] [--size NAME=V,...]
+/// [--device PROFILE] [--html FILE] [--json]`
+int runReport(const Args &A);
+/// The usage text of report.
+const char *reportUsage();
 
 /// Prints `klaraptor: error: MESSAGE` to stderr.
 void error(const std::string &Message);

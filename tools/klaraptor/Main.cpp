@@ -44,6 +44,12 @@ const Command Commands[] = {
     {"profile", "measure every block shape of a program's launches at small "
                 "sizes",
      runProfile},
+    {"bench", "the tuning loop on example programs against exhaustive search",
+     runBench},
+    {"fit", "fit a profile database's kernels as rational programs (C)",
+     runFit},
+    {"report", "how well the fitted models predict a profile database's times",
+     runReport},
 };
 
 void printHelp(std::FILE *Out) {

@@ -8,6 +8,9 @@
 ///   KLARAPTOR_EMU_SAMPLE   execute only N blocks per launch, scale counts
 ///   KLARAPTOR_EMU_THREADS  host threads per launch (default 1)
 ///   KLARAPTOR_EMU_ESTIMATE 0: no time estimates in reported launches
+///   KLARAPTOR_EMU_EXECUTE  0: launches are checked but not executed (device
+///                          memory keeps its contents; for benchmarks that
+///                          need only launch decisions and sweeps)
 ///   KLARAPTOR_EMU_TIMING_PARAMS  timing parameter overrides (docs/timing.md)
 ///   KLARAPTOR_EMU_EXPLAIN  file receiving a timing report per launch
 ///                          (Explain.cpp; KLARAPTOR_EMU_EXPLAIN_LAUNCH=N: the
@@ -176,6 +179,12 @@ Runtime::Runtime() {
     ReportPath = P;
   if (const char *E = std::getenv("KLARAPTOR_EMU_ESTIMATE"))
     Estimate = std::strcmp(E, "0") != 0;
+  if (const char *E = std::getenv("KLARAPTOR_EMU_EXECUTE")) {
+    Execute = std::strcmp(E, "0") != 0;
+    if (!Execute)
+      note("KLARAPTOR_EMU_EXECUTE=0: kernels are not executed; the program's "
+           "results are meaningless");
+  }
   initExplain();
   // CUDA's documented defaults.
   Limits[cudaLimitStackSize] = 1024;
@@ -1021,6 +1030,8 @@ cudaError_t Runtime::launch(const LaunchRequest &R) {
     return S;
   if (cudaError_t C = checkLaunch(R))
     return C;
+  if (!Execute)
+    return cudaSuccess;
   const Function &F = *R.F;
 
   bool WantMetrics = !ReportPath.empty();

@@ -302,6 +302,7 @@ private:
   uint64_t SampleBlocks = 0;
   std::string ReportPath;
   bool Estimate = true; ///< KLARAPTOR_EMU_ESTIMATE
+  bool Execute = true;  ///< KLARAPTOR_EMU_EXECUTE
   std::once_flag TimingOnce;
   std::unique_ptr<timing::TimingParams> Timing;
   int ReportFd = -1;

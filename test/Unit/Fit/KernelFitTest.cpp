@@ -1,0 +1,248 @@
+//===- KernelFitTest.cpp - tests of KernelFit -----------------------------===//
+///
+/// \file
+/// fitKernelSamples on made-up samples of a 2-D kernel (the pragma of
+/// examples/matrix2d: data R, C; block bx, by; grid ceildiv(C, bx),
+/// ceildiv(R, by)) whose metrics follow known rational formulas: the fits
+/// recover them (checked at points never sampled), predictNs is MWP-CWP on
+/// the inputs the rule of docs/models.md gives, and the errors name the
+/// kernel.
+//===----------------------------------------------------------------------===//
+#include "KernelFit.h"
+
+#include "klaraptor/mwp_cwp.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace klaraptor;
+using namespace klaraptor::cli;
+
+namespace {
+
+const char *Spec = "klaraptor v1\n"
+                   "kernel matrix_scale\n"
+                   "loc matrix2d.cu:13:9\n"
+                   "param 3 rows i32\n"
+                   "param 4 cols i32\n"
+                   "data R $3\n"
+                   "data C $4\n"
+                   "block bx by\n"
+                   "where ((bx * by) >= 64)\n"
+                   "grid ceildiv(C, bx)\n"
+                   "grid ceildiv(R, by)\n"
+                   "grid 1\n"
+                   "candidates pow2\n";
+
+struct Metrics {
+  double Inst, LoadReq, LoadSec, AtomReq, AtomSec;
+};
+
+/// The known formulas.
+Metrics metrics(double R, double C, double Bx, double By) {
+  return {R * C / 8 + 4 * R * C / (Bx * By), R * C / 32, R * C / 8, C, 8 * C};
+}
+
+profiledb::SampleRow sample(int64_t R, int64_t C, uint32_t Bx, uint32_t By) {
+  profiledb::SampleRow S;
+  S.Data = {{"R", R}, {"C", C}};
+  S.Block[0] = Bx;
+  S.Block[1] = By;
+  S.Grid[0] = uint32_t((C + Bx - 1) / Bx);
+  S.Grid[1] = uint32_t((R + By - 1) / By);
+  S.Registers = 24;
+  S.SharedBytes = 0;
+  S.Status = "ok";
+  Metrics M = metrics(double(R), double(C), Bx, By);
+  S.Metrics = {{"inst_executed", M.Inst},
+               {"global_load_requests", M.LoadReq},
+               {"global_load_sectors", M.LoadSec},
+               {"global_atomic_requests", M.AtomReq},
+               {"global_atomic_sectors", M.AtomSec},
+               {"registers_per_thread", 24}};
+  S.TimeNs = 1000 + double(R * C) / Bx;
+  return S;
+}
+
+std::vector<profiledb::SampleRow> samples() {
+  std::vector<profiledb::SampleRow> Out;
+  const int64_t Sizes[][2] = {{64, 128},  {128, 128}, {128, 256}, {256, 256},
+                              {256, 512}, {512, 512}, {512, 1024}};
+  const uint32_t Shapes[][2] = {{32, 2},  {32, 4}, {64, 1}, {64, 4},
+                                {128, 2}, {16, 8}, {256, 1}};
+  for (const auto &S : Sizes)
+    for (const auto &B : Shapes)
+      Out.push_back(sample(S[0], S[1], B[0], B[1]));
+  profiledb::SampleRow Failed = sample(64, 128, 1024, 2);
+  Failed.Status = "too many threads per block";
+  Out.push_back(Failed);
+  return Out;
+}
+
+profiledb::KernelRow kernel() {
+  profiledb::KernelRow K;
+  K.Id = 1;
+  K.Name = "_Z12matrix_scalePfPKfS1_ii";
+  K.Spec = Spec;
+  return K;
+}
+
+class KernelFitTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string Error;
+    ASSERT_TRUE(fitKernelSamples(kernel(), samples(), "h100-sxm",
+                                 KernelFitOptions(), Fit, Error))
+        << Error;
+  }
+  KernelFit Fit;
+};
+
+TEST_F(KernelFitTest, VariablesAndCounts) {
+  EXPECT_EQ(Fit.Vars, (std::vector<std::string>{"R", "C", "bx", "by"}));
+  EXPECT_EQ(Fit.DataNames, (std::vector<std::string>{"R", "C"}));
+  EXPECT_EQ(Fit.SamplesUsed, 49u);
+  EXPECT_EQ(Fit.SamplesFailed, 1u);
+  EXPECT_EQ(Fit.GridMismatches, 0u);
+  EXPECT_EQ(Fit.Blocks->str(), "(ceildiv(C, bx) * ceildiv(R, by))");
+  ASSERT_EQ(Fit.Quantities.size(), KernelFit::quantityNames().size());
+  for (const FittedQuantity &Q : Fit.Quantities) {
+    EXPECT_TRUE(Q.exact()) << Q.Name << " ~ " << Q.form();
+    EXPECT_LT(Q.heldOut(), 1e-9) << Q.Name;
+  }
+  EXPECT_EQ(Fit.Agree.Samples, 49u);
+  EXPECT_EQ(Fit.Agree.Tuples, 7u);
+}
+
+TEST_F(KernelFitTest, ConstantsAreNotFitted) {
+  for (const FittedQuantity &Q : Fit.Quantities) {
+    if (Q.Name == "registers_per_thread") {
+      EXPECT_TRUE(Q.IsConstant);
+      EXPECT_EQ(Q.Constant, 24);
+    } else if (Q.Name == "inst_barrier" || Q.Name == "shared_per_block" ||
+               Q.Name == "global_store_requests" ||
+               Q.Name == "global_store_sectors") {
+      EXPECT_TRUE(Q.IsConstant) << Q.Name;
+      EXPECT_EQ(Q.Constant, 0) << Q.Name;
+    } else {
+      EXPECT_FALSE(Q.IsConstant) << Q.Name;
+    }
+  }
+}
+
+// predictNs at points never sampled equals MWP-CWP on the inputs the known
+// formulas give: the loads are coalesced (4 sectors per request, one
+// transaction), the atomics uncoalesced (8 sectors, one transaction each).
+TEST_F(KernelFitTest, PredictsMwpCwpOfTheKnownInputs) {
+  klaraptor_mwp_cwp_hw Hw;
+  ASSERT_EQ(klaraptor_mwp_cwp_hw_from_profile("h100-sxm", &Hw), 0);
+  const int64_t Points[][4] = {{1000, 3000, 64, 4},
+                               {4096, 4096, 32, 32},
+                               {77, 5000, 128, 1},
+                               {100000, 64, 16, 4}};
+  for (const auto &P : Points) {
+    double R = double(P[0]), C = double(P[1]), Bx = double(P[2]),
+           By = double(P[3]);
+    Metrics M = metrics(R, C, Bx, By);
+    double Blocks = std::ceil(C / Bx) * std::ceil(R / By);
+    double Warps = Blocks * std::ceil(Bx * By / 32);
+    klaraptor_mwp_cwp_inputs In = {};
+    In.blocks = Blocks;
+    In.threads_per_block = Bx * By;
+    In.regs_per_thread = 24;
+    In.comp_insts = (M.Inst - M.LoadReq - M.AtomReq) / Warps;
+    In.coal_mem_insts = M.LoadReq / Warps;
+    In.uncoal_mem_insts = M.AtomReq / Warps;
+    In.coal_per_mw = 1;
+    In.uncoal_per_mw = 8;
+    double Want = klaraptor_mwp_cwp_ns(&In, &Hw);
+
+    profiledb::DataTuple Data = {{"R", P[0]}, {"C", P[1]}};
+    uint32_t Block[3] = {uint32_t(P[2]), uint32_t(P[3]), 1};
+    double Ns;
+    std::string Why;
+    ASSERT_TRUE(Fit.predictNs(Data, Block, Ns, Why)) << Why;
+    EXPECT_NEAR(Ns, Want, 1e-9 * Want) << "R=" << P[0] << " C=" << P[1];
+    EXPECT_GT(Ns, 0);
+
+    klaraptor_mwp_cwp_inputs Got;
+    ASSERT_TRUE(Fit.inputs(Data, Block, Got, Why)) << Why;
+    EXPECT_NEAR(Got.comp_insts, In.comp_insts, 1e-9 * In.comp_insts);
+    EXPECT_EQ(Got.uncoal_per_mw, 8);
+    EXPECT_EQ(Got.coal_per_mw, 1);
+    EXPECT_EQ(Got.blocks, Blocks);
+  }
+}
+
+TEST_F(KernelFitTest, RefusesWhatItCannotPredict) {
+  double Ns;
+  std::string Why;
+  uint32_t Block[3] = {32, 2, 2};
+  EXPECT_FALSE(Fit.predictNs({{"R", 64}, {"C", 64}}, Block, Ns, Why));
+  EXPECT_EQ(Why, "block dimension bz is not free in the pragma and must be 1");
+  EXPECT_TRUE(std::isnan(Ns));
+  Block[2] = 1;
+  EXPECT_FALSE(Fit.predictNs({{"R", 64}}, Block, Ns, Why));
+  EXPECT_EQ(Why, "no value for data parameter 'C'");
+}
+
+TEST_F(KernelFitTest, EmitsARegisteringProgram) {
+  std::string C = Fit.emitC();
+  EXPECT_EQ(C.rfind("/* generated by klaraptor fit; do not edit */", 0), 0u);
+  EXPECT_NE(C.find("__attribute__((constructor))"), std::string::npos);
+  EXPECT_NE(C.find("klaraptor_register_model(\"_Z12matrix_scalePfPKfS1_ii\""),
+            std::string::npos);
+  std::string Name = Fit.modelName();
+  ASSERT_EQ(Name.size(), 8u + 16u);
+  EXPECT_EQ(Name.rfind("mwp-cwp/", 0), 0u);
+  EXPECT_NE(C.find("\"" + Name + "\""), std::string::npos);
+  // by is free: no check that it is 1; bz is not.
+  EXPECT_EQ(C.find("kfit_cand->block[1] != 1"), std::string::npos);
+  EXPECT_NE(C.find("kfit_cand->block[2] != 1"), std::string::npos);
+
+  // The same fit, the same name; another device, another program and name.
+  KernelFit Again, Other;
+  std::string Error;
+  ASSERT_TRUE(fitKernelSamples(kernel(), samples(), "h100-sxm",
+                               KernelFitOptions(), Again, Error));
+  EXPECT_EQ(Again.modelName(), Name);
+  EXPECT_EQ(Again.emitC(), C);
+  ASSERT_TRUE(fitKernelSamples(kernel(), samples(), "t4", KernelFitOptions(),
+                               Other, Error));
+  EXPECT_NE(Other.modelName(), Name);
+  EXPECT_NE(Fit.json().find("\"model\": \"" + Name + "\""), std::string::npos);
+}
+
+TEST(KernelFitErrors, TooFewSamples) {
+  std::vector<profiledb::SampleRow> Few = {sample(64, 64, 32, 2),
+                                           sample(64, 64, 64, 1)};
+  Few.push_back(Few[0]);
+  Few.back().Status = "launch failed";
+  KernelFit Fit;
+  std::string Error;
+  EXPECT_FALSE(fitKernelSamples(kernel(), Few, "h100-sxm", KernelFitOptions(),
+                                Fit, Error));
+  EXPECT_EQ(Error,
+            "kernel '_Z12matrix_scalePfPKfS1_ii': too few samples to "
+            "fit: 2 usable (status ok) of 3 recorded, at least 6 needed");
+}
+
+TEST(KernelFitErrors, BadSpecAndDevice) {
+  KernelFit Fit;
+  std::string Error;
+  profiledb::KernelRow K = kernel();
+  K.Spec = "klaraptor v9\n";
+  EXPECT_FALSE(fitKernelSamples(K, samples(), "h100-sxm", KernelFitOptions(),
+                                Fit, Error));
+  EXPECT_EQ(Error.rfind("kernel '_Z12matrix_scalePfPKfS1_ii': the recorded "
+                        "spec cannot be parsed: ",
+                        0),
+            0u)
+      << Error;
+  EXPECT_FALSE(fitKernelSamples(kernel(), samples(), "no-such-gpu",
+                                KernelFitOptions(), Fit, Error));
+  EXPECT_EQ(Error.rfind("device profile 'no-such-gpu': ", 0), 0u) << Error;
+}
+
+} // namespace

@@ -1,0 +1,598 @@
+//===- Bench.cpp - klaraptor bench: the tuning loop against exhaustive search -===//
+///
+/// \file
+/// `klaraptor bench` runs the whole self-tuning loop on each program of a
+/// manifest and measures how good its choices are:
+///   1. build the program for the emulator (klaraptor-clang++
+///      --klaraptor-emulate);
+///   2. `klaraptor profile` it at the small training sizes;
+///   3. `klaraptor fit` the profile into rational programs;
+///   4. rebuild it with `--klaraptor-models`;
+///   5. run it at the large test sizes with KLARAPTOR_BENCH (each new
+///      decision is followed by an estimate of every admissible shape) and
+///      KLARAPTOR_EMU_EXECUTE=0 (the launches themselves are not executed);
+///   6. per launch: best/chosen time, where best is the least estimated time
+///      over every admissible shape and chosen the estimate of the shape the
+///      rational program chose; also best/requested (the program's own
+///      shape). Geometric mean and worst case, the costs of profiling and
+///      fitting against those of the exhaustive search, the decision cost.
+/// On the emulator every time is the abstract-emulation estimate
+/// (docs/timing.md) of the device profile chosen with --device.
+///
+/// Manifest lines (`#` starts a comment):
+///   NAME SOURCE [train=LIST] [test=LIST] -- ARGS...
+/// SOURCE is relative to the manifest's folder, which is also an include
+/// folder; `{N}` in ARGS is the size.
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "Json.h"
+#include "Process.h"
+#include "ProfileDb.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef KLARAPTOR_SOURCE_DIR
+#define KLARAPTOR_SOURCE_DIR ""
+#endif
+
+namespace klaraptor {
+namespace cli {
+
+const char *benchUsage() {
+  return "USAGE: klaraptor bench [OPTIONS]\n\n"
+         "For each program of the manifest: build it for the emulator, "
+         "profile it at the\ntraining sizes, fit, rebuild it with the "
+         "rational programs, run it at the test\nsizes and compare each "
+         "launch's chosen block shape with the best of every\nadmissible "
+         "shape (abstract-emulation estimates on the same device).\n\n"
+         "OPTIONS:\n"
+         "  --manifest FILE     programs to run (default: the source tree's "
+         "examples/bench.manifest)\n"
+         "  --only NAME,...     only these programs of the manifest\n"
+         "  --train-sizes LIST  override every program's training sizes\n"
+         "  --test-sizes LIST   override every program's test sizes\n"
+         "  --device NAME       emulated device profile (default h100-sxm)\n"
+         "  --work DIR          working folder (default klaraptor-bench)\n"
+         "  --json FILE         write every launch's figures as JSON\n"
+         "  --markdown FILE     write the launch table and summary as "
+         "Markdown\n";
+}
+
+namespace {
+
+struct Program {
+  std::string Name, Source, Train, Test;
+  std::vector<std::string> Args;
+  unsigned Line = 0;
+};
+
+bool readManifest(const std::string &Path, std::vector<Program> &Out,
+                  std::string &Error) {
+  std::ifstream In(Path);
+  if (!In) {
+    Error = "cannot read the manifest '" + Path + "'";
+    return false;
+  }
+  std::string Text;
+  unsigned LineNo = 0;
+  while (std::getline(In, Text)) {
+    ++LineNo;
+    size_t Hash = Text.find('#');
+    if (Hash != std::string::npos)
+      Text.resize(Hash);
+    std::istringstream SS(Text);
+    std::vector<std::string> W;
+    for (std::string S; SS >> S;)
+      W.push_back(S);
+    if (W.empty())
+      continue;
+    auto Where = Path + ":" + std::to_string(LineNo) + ": ";
+    Program P;
+    P.Line = LineNo;
+    size_t I = 0;
+    bool Dashes = false;
+    for (; I < W.size(); ++I) {
+      if (W[I] == "--") {
+        Dashes = true;
+        ++I;
+        break;
+      }
+      if (W[I].rfind("train=", 0) == 0)
+        P.Train = W[I].substr(6);
+      else if (W[I].rfind("test=", 0) == 0)
+        P.Test = W[I].substr(5);
+      else if (P.Name.empty())
+        P.Name = W[I];
+      else if (P.Source.empty())
+        P.Source = W[I];
+      else {
+        Error = Where + "unexpected '" + W[I] + "' (NAME SOURCE [train=LIST] "
+                "[test=LIST] -- ARGS...)";
+        return false;
+      }
+    }
+    if (P.Source.empty() || !Dashes) {
+      Error = Where + "expected NAME SOURCE [train=LIST] [test=LIST] -- ARGS...";
+      return false;
+    }
+    P.Args.assign(W.begin() + long(I), W.end());
+    bool HasN = false;
+    for (const std::string &A : P.Args)
+      HasN |= A.find("{N}") != std::string::npos;
+    if (!HasN) {
+      Error = Where + "the arguments of '" + P.Name + "' have no {N}";
+      return false;
+    }
+    Out.push_back(std::move(P));
+  }
+  if (Out.empty()) {
+    Error = Path + ": no program";
+    return false;
+  }
+  return true;
+}
+
+std::string folderOf(const std::string &Path) {
+  size_t Slash = Path.rfind('/');
+  return Slash == std::string::npos ? "." : Path.substr(0, Slash);
+}
+
+std::string replaceN(const std::string &S, const std::string &N) {
+  std::string Out = S;
+  for (size_t P; (P = Out.find("{N}")) != std::string::npos;)
+    Out.replace(P, 3, N);
+  return Out;
+}
+
+bool makeDirs(const std::string &Path) {
+  std::string Acc;
+  std::stringstream SS(Path);
+  if (!Path.empty() && Path[0] == '/')
+    Acc = "/";
+  for (std::string Part; std::getline(SS, Part, '/');) {
+    if (Part.empty())
+      continue;
+    Acc += Part + "/";
+    if (::mkdir(Acc.c_str(), 0755) != 0 && errno != EEXIST)
+      return false;
+  }
+  return true;
+}
+
+double seconds(std::chrono::steady_clock::time_point T0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+      .count();
+}
+
+std::string dimText(const JsonValue &V) {
+  std::string S;
+  for (size_t I = 0; I < 3; ++I)
+    S += (I ? "x" : "") + std::to_string(int64_t(V.at(I).num()));
+  return S;
+}
+
+std::string dataText(const JsonValue &D) {
+  std::string S;
+  for (const auto &[K, V] : D.O)
+    S += (S.empty() ? "" : ",") + K + "=" + std::to_string(int64_t(V.num()));
+  return S;
+}
+
+std::string fmtNs(double Ns) {
+  char B[32];
+  if (!std::isfinite(Ns))
+    return "n/a";
+  if (Ns >= 1e6)
+    std::snprintf(B, sizeof(B), "%.3f ms", Ns / 1e6);
+  else if (Ns >= 1e3)
+    std::snprintf(B, sizeof(B), "%.2f us", Ns / 1e3);
+  else
+    std::snprintf(B, sizeof(B), "%.0f ns", Ns);
+  return B;
+}
+
+/// One benchmarked launch.
+struct Row {
+  std::string Program, Kernel, Data, Requested, Chosen, Best, Source;
+  unsigned Candidates = 0;
+  double BestNs = NAN, ChosenNs = NAN, RequestedNs = NAN, DecisionNs = NAN;
+  double SearchSeconds = 0, SearchGpuNs = 0;
+  double ratio() const { return BestNs / ChosenNs; }
+  double ratioRequested() const { return BestNs / RequestedNs; }
+};
+
+/// The costs of one program's loop.
+struct Costs {
+  std::string Program;
+  double ProfileSeconds = 0, FitSeconds = 0, ProfileGpuNs = 0;
+  double SearchSeconds = 0, SearchGpuNs = 0;
+  unsigned Samples = 0;
+};
+
+bool readBench(const std::string &Path, const std::string &Program,
+               std::vector<Row> &Rows, std::string &Error) {
+  std::ifstream In(Path);
+  if (!In) {
+    Error = "no bench records in '" + Path +
+            "': did the program make any launch decision?";
+    return false;
+  }
+  std::string Line;
+  unsigned N = 0;
+  while (std::getline(In, Line)) {
+    ++N;
+    JsonValue J;
+    std::string Why;
+    if (!parseJson(Line, J, Why)) {
+      Error = Path + ":" + std::to_string(N) + ": " + Why;
+      return false;
+    }
+    Row R;
+    R.Program = Program;
+    R.Kernel = J["source_name"].str().empty() ? J["kernel"].str()
+                                              : J["source_name"].str();
+    R.Data = dataText(J["data"]);
+    R.Requested = dimText(J["requested"]["block"]);
+    R.Chosen = dimText(J["chosen"]["block"]);
+    R.Source = J["source"].str();
+    R.DecisionNs = J["decision_ns"].num(NAN);
+    R.SearchSeconds = J["search_seconds"].num();
+    const JsonValue &Shapes = J["shapes"];
+    R.Candidates = unsigned(Shapes.A.size());
+    for (const JsonValue &S : Shapes.A) {
+      double Ns = S["ns"].num(NAN);
+      std::string B = dimText(S["block"]);
+      if (!std::isfinite(Ns))
+        continue;
+      R.SearchGpuNs += Ns;
+      if (!(Ns >= R.BestNs)) {
+        R.BestNs = Ns;
+        R.Best = B;
+      }
+      if (B == R.Chosen)
+        R.ChosenNs = Ns;
+      if (B == R.Requested)
+        R.RequestedNs = Ns;
+    }
+    Rows.push_back(std::move(R));
+  }
+  return true;
+}
+
+struct Summary {
+  unsigned N = 0;
+  double Geomean = NAN, Worst = NAN;
+  unsigned AtLeast90 = 0;
+};
+
+Summary summarize(const std::vector<double> &Ratios) {
+  Summary S;
+  double LogSum = 0;
+  for (double R : Ratios) {
+    if (!std::isfinite(R) || R <= 0)
+      continue;
+    ++S.N;
+    LogSum += std::log(R);
+    if (!(R >= S.Worst))
+      S.Worst = R;
+    S.AtLeast90 += R >= 0.9;
+  }
+  if (S.N)
+    S.Geomean = std::exp(LogSum / S.N);
+  return S;
+}
+
+} // namespace
+
+int runBench(const Args &A) {
+  std::string Manifest =
+      std::string(KLARAPTOR_SOURCE_DIR) + "/examples/bench.manifest";
+  std::string Only, Train, Test, Device, Work = "klaraptor-bench", JsonOut,
+                                        MdOut;
+  for (size_t I = 0; I < A.size(); ++I) {
+    const std::string &S = A[I];
+    if (S == "--help" || S == "-h") {
+      std::fputs(benchUsage(), stdout);
+      return 0;
+    }
+    std::string *Dest = S == "--manifest"      ? &Manifest
+                        : S == "--only"        ? &Only
+                        : S == "--train-sizes" ? &Train
+                        : S == "--test-sizes"  ? &Test
+                        : S == "--device"      ? &Device
+                        : S == "--work"        ? &Work
+                        : S == "--json"        ? &JsonOut
+                        : S == "--markdown"    ? &MdOut
+                                               : nullptr;
+    if (!Dest) {
+      error("unknown option '" + S + "' (klaraptor bench --help)");
+      return 1;
+    }
+    if (I + 1 >= A.size()) {
+      error("missing value after '" + S + "'");
+      return 1;
+    }
+    *Dest = A[++I];
+  }
+  std::vector<Program> Programs;
+  std::string Error;
+  if (!readManifest(Manifest, Programs, Error)) {
+    error(Error);
+    return 1;
+  }
+  if (!Only.empty()) {
+    std::vector<Program> Kept;
+    std::stringstream SS(Only);
+    for (std::string Name; std::getline(SS, Name, ',');) {
+      auto It = std::find_if(Programs.begin(), Programs.end(),
+                             [&](const Program &P) { return P.Name == Name; });
+      if (It == Programs.end()) {
+        std::string Known;
+        for (const Program &P : Programs)
+          Known += (Known.empty() ? "" : ", ") + P.Name;
+        error("--only: no program '" + Name + "' in " + Manifest +
+              " (it has " + Known + ")");
+        return 1;
+      }
+      Kept.push_back(*It);
+    }
+    Programs = std::move(Kept);
+  }
+  const std::string Bin = selfDirectory();
+  const std::string Driver = Bin + "klaraptor-clang++", Self = Bin + "klaraptor";
+  const std::string Root = folderOf(Manifest);
+  if (!makeDirs(Work)) {
+    error("cannot create '" + Work + "': " + std::strerror(errno));
+    return 1;
+  }
+
+  std::vector<Row> Rows;
+  std::vector<Costs> AllCosts;
+  unsigned Failures = 0;
+  auto Step = [&](const Program &P, const char *What,
+                  const std::vector<std::string> &Argv,
+                  const std::vector<std::pair<std::string, std::string>> &Env,
+                  const std::string &Log) {
+    ProcessResult R = runProgram(Argv, Env, Log);
+    if (R.Started && R.status() == 0)
+      return true;
+    error(P.Name + ": " + What + " failed" +
+          (R.Started ? " with status " + std::to_string(R.status())
+                     : ": " + R.Error) +
+          (Log.empty() ? "" : " (output in " + Log + ")"));
+    ++Failures;
+    return false;
+  };
+  for (const Program &P : Programs) {
+    const std::string Dir = Work + "/" + P.Name;
+    if (!makeDirs(Dir)) {
+      error("cannot create '" + Dir + "'");
+      return 1;
+    }
+    const std::string Src =
+        P.Source[0] == '/' ? P.Source : Root + "/" + P.Source;
+    const std::string TrainSizes =
+        !Train.empty() ? Train : !P.Train.empty() ? P.Train : "32,64,128,256";
+    const std::string TestSizes =
+        !Test.empty() ? Test : !P.Test.empty() ? P.Test : "512,1024,2048";
+    std::printf("== %s: train N=%s, test N=%s\n", P.Name.c_str(),
+                TrainSizes.c_str(), TestSizes.c_str());
+    std::fflush(stdout);
+    Costs C;
+    C.Program = P.Name;
+    std::vector<std::pair<std::string, std::string>> DevEnv;
+    if (!Device.empty())
+      DevEnv.push_back({"KLARAPTOR_EMU_DEVICE", Device});
+    // 1. Build for profiling.
+    if (!Step(P, "building",
+              {Driver, "--klaraptor-emulate", "-O2", Src, "-I" + Root, "-o",
+               Dir + "/prog"},
+              {}, ""))
+      continue;
+    // 2. Profile.
+    std::vector<std::string> Prof = {Self, "profile", "--fresh", "--quiet",
+                                     "--sizes", TrainSizes, "--db",
+                                     Dir + "/profile.db"};
+    if (!Device.empty())
+      Prof.insert(Prof.end(), {"--device", Device});
+    Prof.push_back("--");
+    Prof.push_back(Dir + "/prog");
+    Prof.insert(Prof.end(), P.Args.begin(), P.Args.end());
+    auto T0 = std::chrono::steady_clock::now();
+    if (!Step(P, "profiling", Prof, {}, Dir + "/profile.txt"))
+      continue;
+    C.ProfileSeconds = seconds(T0);
+    {
+      auto Db = profiledb::ProfileDb::open(Dir + "/profile.db",
+                                           profiledb::MetaInfo(), Error);
+      std::vector<profiledb::KernelRow> Ks;
+      if (Db && Db->kernels(Ks, Error))
+        for (const auto &K : Ks) {
+          std::vector<profiledb::SampleRow> Samples;
+          if (Db->samplesOf(K.Id, Samples, Error))
+            for (const auto &S : Samples) {
+              C.ProfileGpuNs += S.TimeNs;
+              ++C.Samples;
+            }
+        }
+    }
+    // 3. Fit.
+    std::vector<std::string> Fit = {Self, "fit", "--db", Dir + "/profile.db",
+                                    "--out", Dir + "/models"};
+    if (!Device.empty())
+      Fit.insert(Fit.end(), {"--device", Device});
+    T0 = std::chrono::steady_clock::now();
+    if (!Step(P, "fitting", Fit, {}, Dir + "/fit.txt"))
+      continue;
+    C.FitSeconds = seconds(T0);
+    // 4. Rebuild with the rational programs.
+    if (!Step(P, "building with the models",
+              {Driver, "--klaraptor-emulate", "--klaraptor-models",
+               Dir + "/models", "-O2", Src, "-I" + Root, "-o",
+               Dir + "/tuned"},
+              {}, ""))
+      continue;
+    // 5. Run at the test sizes.
+    const std::string BenchFile = Dir + "/bench.jsonl";
+    ::unlink(BenchFile.c_str());
+    std::stringstream SS(TestSizes);
+    bool Ok = true;
+    for (std::string N; std::getline(SS, N, ',');) {
+      std::vector<std::string> Argv = {Dir + "/tuned"};
+      for (const std::string &Arg : P.Args)
+        Argv.push_back(replaceN(Arg, N));
+      auto Env = DevEnv;
+      Env.push_back({"KLARAPTOR_BENCH", BenchFile});
+      Env.push_back({"KLARAPTOR_EMU_EXECUTE", "0"});
+      Env.push_back({"KLARAPTOR_LOG", Dir + "/decisions.jsonl"});
+      Env.push_back({"KLARAPTOR_MODE", "tune"});
+      T0 = std::chrono::steady_clock::now();
+      if (!Step(P, ("running at N=" + N).c_str(), Argv, Env,
+                Dir + "/run-" + N + ".txt")) {
+        Ok = false;
+        break;
+      }
+      std::printf("   N=%s: %.1f s\n", N.c_str(), seconds(T0));
+      std::fflush(stdout);
+    }
+    if (!Ok)
+      continue;
+    std::vector<Row> Mine;
+    if (!readBench(BenchFile, P.Name, Mine, Error)) {
+      error(P.Name + ": " + Error);
+      ++Failures;
+      continue;
+    }
+    for (const Row &R : Mine) {
+      C.SearchSeconds += R.SearchSeconds;
+      C.SearchGpuNs += R.SearchGpuNs;
+    }
+    Rows.insert(Rows.end(), Mine.begin(), Mine.end());
+    AllCosts.push_back(C);
+  }
+
+  // The launch table.
+  std::string Md = "| program | kernel | data | shapes | requested | chosen | "
+                   "best | best time | chosen time | best/chosen | "
+                   "best/requested |\n|---|---|---|---:|---|---|---|---:|---:|"
+                   "---:|---:|\n";
+  std::printf("\n%-12s %-14s %-18s %6s %-10s %-10s %-10s %11s %11s %7s %7s\n",
+              "program", "kernel", "data", "shapes", "requested", "chosen",
+              "best", "best", "chosen", "b/c", "b/req");
+  std::vector<double> Ratios, ReqRatios, DecisionNs;
+  for (const Row &R : Rows) {
+    char Line[512];
+    std::snprintf(Line, sizeof(Line),
+                  "%-12s %-14s %-18s %6u %-10s %-10s %-10s %11s %11s %7.3f "
+                  "%7.3f\n",
+                  R.Program.c_str(), R.Kernel.c_str(), R.Data.c_str(),
+                  R.Candidates, R.Requested.c_str(), R.Chosen.c_str(),
+                  R.Best.c_str(), fmtNs(R.BestNs).c_str(),
+                  fmtNs(R.ChosenNs).c_str(), R.ratio(), R.ratioRequested());
+    std::fputs(Line, stdout);
+    char MdLine[512];
+    std::snprintf(MdLine, sizeof(MdLine),
+                  "| %s | %s | %s | %u | %s | %s | %s | %s | %s | %.3f | "
+                  "%.3f |\n",
+                  R.Program.c_str(), R.Kernel.c_str(), R.Data.c_str(),
+                  R.Candidates, R.Requested.c_str(), R.Chosen.c_str(),
+                  R.Best.c_str(), fmtNs(R.BestNs).c_str(),
+                  fmtNs(R.ChosenNs).c_str(), R.ratio(), R.ratioRequested());
+    Md += MdLine;
+    Ratios.push_back(R.ratio());
+    ReqRatios.push_back(R.ratioRequested());
+    if (std::isfinite(R.DecisionNs))
+      DecisionNs.push_back(R.DecisionNs);
+  }
+  Summary S = summarize(Ratios), SR = summarize(ReqRatios);
+  std::sort(DecisionNs.begin(), DecisionNs.end());
+  double MedianDecision =
+      DecisionNs.empty() ? NAN : DecisionNs[DecisionNs.size() / 2];
+  char Sum[1024];
+  std::snprintf(Sum, sizeof(Sum),
+                "\nlaunches: %u; best/chosen: geomean %.3f, worst %.3f, "
+                "%u of %u >= 0.90\n"
+                "best/requested (the programs' own shapes): geomean %.3f, "
+                "worst %.3f\n"
+                "decision cost (model over every candidate, first launch of "
+                "a size): median %.1f us\n",
+                S.N, S.Geomean, S.Worst, S.AtLeast90, S.N, SR.Geomean,
+                SR.Worst, MedianDecision / 1e3);
+  std::fputs(Sum, stdout);
+  Md += "\n" + std::string(Sum + 1);
+  std::string CostTable =
+      "\n| program | samples | profile (host s) | fit (host s) | profile "
+      "(GPU est.) | exhaustive search (host s) | exhaustive search (GPU est.) "
+      "|\n|---|---:|---:|---:|---:|---:|---:|\n";
+  std::printf("\n%-12s %8s %10s %8s %12s %12s %14s\n", "program", "samples",
+              "profile s", "fit s", "profile GPU", "search s", "search GPU");
+  for (const Costs &C : AllCosts) {
+    std::printf("%-12s %8u %10.2f %8.2f %12s %12.2f %14s\n",
+                C.Program.c_str(), C.Samples, C.ProfileSeconds, C.FitSeconds,
+                fmtNs(C.ProfileGpuNs).c_str(), C.SearchSeconds,
+                fmtNs(C.SearchGpuNs).c_str());
+    char L[512];
+    std::snprintf(L, sizeof(L), "| %s | %u | %.2f | %.2f | %s | %.2f | %s |\n",
+                  C.Program.c_str(), C.Samples, C.ProfileSeconds, C.FitSeconds,
+                  fmtNs(C.ProfileGpuNs).c_str(), C.SearchSeconds,
+                  fmtNs(C.SearchGpuNs).c_str());
+    CostTable += L;
+  }
+  Md += CostTable;
+  if (!MdOut.empty()) {
+    std::ofstream F(MdOut);
+    F << Md;
+    if (!F) {
+      error("cannot write '" + MdOut + "'");
+      return 1;
+    }
+  }
+  if (!JsonOut.empty()) {
+    std::ofstream F(JsonOut);
+    auto Num = [](double V) {
+      char B[64];
+      if (!std::isfinite(V))
+        return std::string("null");
+      std::snprintf(B, sizeof(B), "%.17g", V);
+      return std::string(B);
+    };
+    F << "{\"launches\":[";
+    for (size_t I = 0; I < Rows.size(); ++I) {
+      const Row &R = Rows[I];
+      F << (I ? "," : "") << "{\"program\":\"" << R.Program
+        << "\",\"kernel\":\"" << R.Kernel << "\",\"data\":\"" << R.Data
+        << "\",\"shapes\":" << R.Candidates << ",\"requested\":\""
+        << R.Requested << "\",\"chosen\":\"" << R.Chosen << "\",\"best\":\""
+        << R.Best << "\",\"best_ns\":" << Num(R.BestNs)
+        << ",\"chosen_ns\":" << Num(R.ChosenNs)
+        << ",\"requested_ns\":" << Num(R.RequestedNs)
+        << ",\"decision_ns\":" << Num(R.DecisionNs)
+        << ",\"source\":\"" << R.Source << "\"}";
+    }
+    F << "],\"geomean\":" << Num(S.Geomean) << ",\"worst\":" << Num(S.Worst)
+      << ",\"geomean_requested\":" << Num(SR.Geomean) << "}\n";
+    if (!F) {
+      error("cannot write '" + JsonOut + "'");
+      return 1;
+    }
+  }
+  if (Rows.empty()) {
+    error("no launch was benchmarked");
+    return 1;
+  }
+  return Failures ? 1 : 0;
+}
+
+} // namespace cli
+} // namespace klaraptor

@@ -1,0 +1,411 @@
+//===- Fit.cpp - klaraptor fit --------------------------------------------===//
+///
+/// \file
+/// USAGE: klaraptor fit [--db FILE] [--out DIR] [--device PROFILE] [--json]
+///
+/// Reads a profile database (docs/profile-db.md), fits each kernel's rational
+/// program (KernelFit.h) and writes it as DIR/<kernel>.c, with
+/// DIR/fit-report.json and a table of the fits. `klaraptor-clang++
+/// --klaraptor-models DIR` links the programs into a CUDA program.
+/// docs/cli.md describes the options.
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "KernelFit.h"
+
+#include "klaraptor/fitting/Report.h"
+#include "klaraptor/model/PerformanceModel.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sys/stat.h>
+
+namespace klaraptor {
+namespace cli {
+
+const char *fitUsage() {
+  return R"(USAGE: klaraptor fit [--db FILE] [--out DIR] [--device PROFILE] [OPTIONS]
+
+Fits each kernel of a profile database (written by 'klaraptor profile') as a
+rational program: its metrics as rational functions of the pragma's data
+parameters and free block dimensions, fed to the MWP-CWP model. Writes
+DIR/<kernel>.c per kernel and DIR/fit-report.json, and prints a table of the
+fits. Build the programs into an application with
+'klaraptor-clang++ --klaraptor-models DIR'.
+
+OPTIONS:
+  --db FILE           the profile database (default klaraptor-profile.db)
+  --out DIR           where the programs go (default klaraptor-models)
+  --device PROFILE    the device profile whose MWP-CWP parameters the
+                      programs embed (default: the database's device)
+  --kernel NAME       fit only this kernel (device name; repeatable)
+  --min-samples N     fewest usable samples a kernel needs (default 6)
+  --json              print the fit report as JSON instead of the table
+  --eval 'N=V,bx=W'   print the predicted time (ns) of each fitted kernel at
+                      a point instead of writing files (repeatable)
+)";
+}
+
+namespace {
+
+std::string fmt(const char *Format, double V) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof Buf, Format, V);
+  return Buf;
+}
+
+/// "N=8192,bx=32,by=2" as a data tuple (names that are not block dims) and a
+/// block shape (bx, by, bz; 1 when absent).
+bool parsePoint(const std::string &Text, profiledb::DataTuple &Data,
+                uint32_t Block[3], std::string &Err) {
+  Block[0] = Block[1] = Block[2] = 1;
+  size_t Start = 0;
+  while (Start <= Text.size()) {
+    size_t End = Text.find(',', Start);
+    std::string Item = Text.substr(
+        Start, End == std::string::npos ? std::string::npos : End - Start);
+    size_t Eq = Item.find('=');
+    char *Stop = nullptr;
+    long long V = 0;
+    if (Eq != std::string::npos) {
+      errno = 0;
+      V = std::strtoll(Item.c_str() + Eq + 1, &Stop, 10);
+    }
+    if (Eq == std::string::npos || Eq == 0 || !Stop || *Stop ||
+        Stop == Item.c_str() + Eq + 1 || errno) {
+      Err = "--eval: expected NAME=INTEGER, found '" + Item + "'";
+      return false;
+    }
+    std::string Name = Item.substr(0, Eq);
+    int Dim = Name == "bx" ? 0 : Name == "by" ? 1 : Name == "bz" ? 2 : -1;
+    if (Dim >= 0) {
+      if (V < 1 || V > 65535) {
+        Err = "--eval: block dimension '" + Item + "' out of range";
+        return false;
+      }
+      Block[Dim] = uint32_t(V);
+    } else {
+      Data[Name] = V;
+    }
+    if (End == std::string::npos)
+      break;
+    Start = End + 1;
+  }
+  return true;
+}
+
+std::string pad(std::string S, size_t W) {
+  if (S.size() < W)
+    S.append(W - S.size(), ' ');
+  return S;
+}
+
+void printTable(const KernelFit &F, const std::string &File) {
+  std::string Vs;
+  for (size_t V = 0; V < F.Vars.size(); ++V)
+    Vs += (V ? ", " : "") + F.Vars[V];
+  std::printf("kernel %s (%s): %u samples (%u failed), device %s, model %s\n",
+              F.Kernel.c_str(), Vs.c_str(), F.SamplesUsed, F.SamplesFailed,
+              F.Device.c_str(), F.modelName().c_str());
+  size_t FormW = 8;
+  for (const FittedQuantity &Q : F.Quantities)
+    FormW = std::max(FormW, std::min<size_t>(Q.form().size(), 48));
+  std::printf("  %s %s %s %-10s %-10s %s\n", pad("quantity", 22).c_str(),
+              pad("form", FormW).c_str(), pad("degrees", 16).c_str(),
+              "residual", "held-out", "exact");
+  for (const FittedQuantity &Q : F.Quantities)
+    std::printf("  %s %s %s %-10s %-10s %s\n", pad(Q.Name, 22).c_str(),
+                pad(Q.form(), FormW).c_str(), pad(Q.degrees(), 16).c_str(),
+                fmt("%.3g", Q.residual()).c_str(),
+                fmt("%.3g", Q.heldOut()).c_str(), Q.exact() ? "yes" : "no");
+  std::printf("  %s %s %s %-10s %-10s %s\n", pad("blocks", 22).c_str(),
+              pad(F.Blocks->str(), FormW).c_str(), pad("computed", 16).c_str(),
+              "-", "-", "yes");
+  std::printf("  %s %s %s %-10s %-10s %s\n",
+              pad("threads_per_block", 22).c_str(),
+              pad(F.Threads->str(), FormW).c_str(), pad("computed", 16).c_str(),
+              "-", "-", "yes");
+  if (F.Agree.Samples)
+    std::printf("  agreement with the measured times over %u samples: rank "
+                "correlation %.3f, geomean predicted/measured %.3g; best shape "
+                "predicted for %u of %u data tuples\n",
+                F.Agree.Samples, F.Agree.Spearman, F.Agree.GeomeanRatio,
+                F.Agree.BestMatches, F.Agree.Tuples);
+  else
+    std::printf("  agreement: no sample with a positive measured and "
+                "predicted time\n");
+  for (const std::string &W : F.Warnings)
+    std::printf("  note: %s\n", W.c_str());
+  if (!File.empty())
+    std::printf("  wrote %s\n", File.c_str());
+}
+
+bool writeFile(const std::string &Path, const std::string &Text,
+               std::string &Err) {
+  std::ofstream Out(Path, std::ios::binary | std::ios::trunc);
+  if (Out)
+    Out << Text;
+  if (Out)
+    Out.close();
+  if (!Out) {
+    Err = "cannot write '" + Path + "': " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+bool makeDirs(const std::string &Dir, std::string &Err) {
+  std::string Cur;
+  size_t Pos = 0;
+  while (Pos != std::string::npos) {
+    size_t Next = Dir.find('/', Pos + 1);
+    Cur = Dir.substr(0, Next);
+    Pos = Next;
+    if (Cur.empty() || Cur == "/")
+      continue;
+    struct stat St;
+    if (::stat(Cur.c_str(), &St) == 0) {
+      if (!S_ISDIR(St.st_mode)) {
+        Err = "cannot create output directory '" + Dir + "': '" + Cur +
+              "' is not a directory";
+        return false;
+      }
+      continue;
+    }
+    if (::mkdir(Cur.c_str(), 0777) != 0 && errno != EEXIST) {
+      Err = "cannot create output directory '" + Dir +
+            "': " + std::strerror(errno);
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+int runFit(const Args &A) {
+  std::string DbPath = "klaraptor-profile.db", OutDir = "klaraptor-models";
+  std::vector<std::string> Kernels, Evals;
+  KernelFitOptions O;
+  bool Json = false;
+  for (size_t I = 0; I < A.size(); ++I) {
+    std::string Key = A[I], Inline;
+    bool HasInline = false;
+    if (Key.rfind("--", 0) == 0 && Key.find('=') != std::string::npos) {
+      Inline = Key.substr(Key.find('=') + 1);
+      Key = Key.substr(0, Key.find('='));
+      HasInline = true;
+    }
+    auto Value = [&](std::string &Out) {
+      if (HasInline) {
+        Out = Inline;
+        return true;
+      }
+      if (I + 1 >= A.size()) {
+        error("option '" + Key + "' needs a value");
+        return false;
+      }
+      Out = A[++I];
+      return true;
+    };
+    std::string V;
+    if (Key == "--help" || Key == "-h") {
+      std::printf("%s", fitUsage());
+      return 0;
+    } else if (Key == "--db") {
+      if (!Value(DbPath))
+        return 1;
+    } else if (Key == "--out") {
+      if (!Value(OutDir))
+        return 1;
+    } else if (Key == "--device") {
+      if (!Value(O.Device))
+        return 1;
+    } else if (Key == "--kernel") {
+      if (!Value(V))
+        return 1;
+      Kernels.push_back(V);
+    } else if (Key == "--eval") {
+      if (!Value(V))
+        return 1;
+      Evals.push_back(V);
+    } else if (Key == "--min-samples") {
+      if (!Value(V))
+        return 1;
+      char *End = nullptr;
+      long N = std::strtol(V.c_str(), &End, 10);
+      if (V.empty() || *End || N < 1 || N > 1000000) {
+        error("option '--min-samples' expects a positive integer, found '" + V +
+              "'");
+        return 1;
+      }
+      O.MinSamples = unsigned(N);
+    } else if (Key == "--json") {
+      Json = true;
+    } else {
+      error("fit: unknown " +
+            std::string(A[I].rfind("-", 0) == 0 ? "option" : "argument") +
+            " '" + A[I] + "' (see 'klaraptor fit --help')");
+      return 1;
+    }
+  }
+  if (OutDir.empty()) {
+    error("--out: empty directory name");
+    return 1;
+  }
+
+  // A missing file would be created by ProfileDb::open: check first.
+  struct stat St;
+  if (::stat(DbPath.c_str(), &St) != 0) {
+    error(DbPath +
+          ": cannot open the profile database: " + std::strerror(errno) +
+          " (run 'klaraptor profile' first, or use "
+          "--db FILE)");
+    return 1;
+  }
+  if (S_ISDIR(St.st_mode)) {
+    error(DbPath + ": is a directory, not a profile database");
+    return 1;
+  }
+  if (St.st_size == 0) {
+    error(DbPath + ": empty file, not a profile database");
+    return 1;
+  }
+  std::string Err;
+  std::unique_ptr<profiledb::ProfileDb> Db =
+      profiledb::ProfileDb::open(DbPath, profiledb::MetaInfo(), Err);
+  if (!Db) {
+    error(Err);
+    return 1;
+  }
+  std::vector<profiledb::KernelRow> Rows;
+  if (!Db->kernels(Rows, Err)) {
+    error(Err);
+    return 1;
+  }
+  if (Rows.empty()) {
+    error(DbPath + ": no kernels profiled (the database is empty)");
+    return 1;
+  }
+  if (O.Device.empty())
+    O.Device = Db->meta("device");
+  if (O.Device.empty()) {
+    error(DbPath + ": the database names no device; use --device PROFILE");
+    return 1;
+  }
+  {
+    model::HardwareParams H;
+    if (!model::loadHardwareParams(O.Device, H, Err)) {
+      error("unknown device profile '" + O.Device + "': " + Err);
+      return 1;
+    }
+  }
+  for (const std::string &K : Kernels) {
+    bool Found = false;
+    for (const auto &R : Rows)
+      Found |= R.Name == K;
+    if (!Found) {
+      error(DbPath + ": no kernel '" + K + "' in the database");
+      return 1;
+    }
+  }
+
+  // A kernel whose pragma changed has several rows: the newest spec wins.
+  std::map<std::string, size_t> Newest;
+  for (size_t I = 0; I < Rows.size(); ++I)
+    Newest[Rows[I].Name] = I;
+  std::vector<const profiledb::KernelRow *> Selected;
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    if (!Kernels.empty() && std::find(Kernels.begin(), Kernels.end(),
+                                      Rows[I].Name) == Kernels.end())
+      continue;
+    if (Newest[Rows[I].Name] != I) {
+      warning("kernel '" + Rows[I].Name +
+              "': samples of an older pragma (kernel row " +
+              std::to_string(Rows[I].Id) + ") are not used");
+      continue;
+    }
+    Selected.push_back(&Rows[I]);
+  }
+
+  if (Evals.empty() && !makeDirs(OutDir, Err)) {
+    error(Err);
+    return 1;
+  }
+
+  std::vector<KernelFit> Fits;
+  std::vector<std::pair<std::string, std::string>> Failed;
+  for (const profiledb::KernelRow *R : Selected) {
+    KernelFit F;
+    if (!fitKernel(*Db, *R, O, F, Err)) {
+      error(Err);
+      Failed.push_back({R->Name, Err});
+      continue;
+    }
+    Fits.push_back(std::move(F));
+  }
+
+  if (!Evals.empty()) {
+    for (const KernelFit &F : Fits)
+      for (const std::string &E : Evals) {
+        profiledb::DataTuple Data;
+        uint32_t Block[3];
+        if (!parsePoint(E, Data, Block, Err)) {
+          error(Err);
+          return 1;
+        }
+        double Ns;
+        std::string Why;
+        if (!F.predictNs(Data, Block, Ns, Why)) {
+          std::printf("%s %s: cannot predict: %s\n", F.Kernel.c_str(),
+                      E.c_str(), Why.c_str());
+          continue;
+        }
+        std::printf("%s %s: %.17g\n", F.Kernel.c_str(), E.c_str(), Ns);
+      }
+    return Failed.empty() ? 0 : 1;
+  }
+
+  std::string Report = "{\"db\": " + fitting::jsonString(DbPath) +
+                       ", \"device\": " + fitting::jsonString(O.Device) +
+                       ",\n \"kernels\": [";
+  std::vector<std::string> Files;
+  for (size_t I = 0; I < Fits.size(); ++I) {
+    const KernelFit &F = Fits[I];
+    std::string Path = OutDir + "/" + F.fileStem() + ".c";
+    if (!writeFile(Path, F.emitC(), Err)) {
+      error(Err);
+      return 1;
+    }
+    Files.push_back(Path);
+    Report += std::string(I ? ",\n" : "\n") + F.json();
+  }
+  Report += "],\n \"failed\": [";
+  for (size_t I = 0; I < Failed.size(); ++I)
+    Report += std::string(I ? ", " : "") +
+              "{\"kernel\": " + fitting::jsonString(Failed[I].first) +
+              ", \"error\": " + fitting::jsonString(Failed[I].second) + "}";
+  Report += "]}\n";
+  std::string ReportPath = OutDir + "/fit-report.json";
+  if (!writeFile(ReportPath, Report, Err)) {
+    error(Err);
+    return 1;
+  }
+  if (Json) {
+    std::printf("%s", Report.c_str());
+  } else {
+    for (size_t I = 0; I < Fits.size(); ++I) {
+      printTable(Fits[I], Files[I]);
+      std::printf("\n");
+    }
+    std::printf("%zu of %zu kernels fitted; report in %s\n", Fits.size(),
+                Selected.size(), ReportPath.c_str());
+  }
+  return Failed.empty() ? 0 : 1;
+}
+
+} // namespace cli
+} // namespace klaraptor

@@ -1,0 +1,706 @@
+//===- KernelFit.cpp - one kernel's rational program from its profile -----===//
+///
+/// \file
+/// See KernelFit.h. The C that emitC writes and the C++ of inputs/predictNs
+/// perform the same operations in the same order (the rule of
+/// model::inputsFromMetrics, then klaraptor_mwp_cwp_ns), so that the
+/// program's predictions and `klaraptor fit --eval` agree to the last bit.
+//===----------------------------------------------------------------------===//
+#include "KernelFit.h"
+
+#include "klaraptor/fitting/CEmitter.h"
+#include "klaraptor/fitting/DataTable.h"
+#include "klaraptor/fitting/Report.h"
+#include "klaraptor/model/PerformanceModel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <set>
+
+using namespace klaraptor::fitting;
+
+namespace klaraptor {
+namespace cli {
+
+namespace {
+
+const char *const BlockNames[3] = {"bx", "by", "bz"};
+
+std::string hexDouble(double V) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof Buf, "%a", V);
+  return Buf;
+}
+
+std::string cString(const std::string &S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    if (C == '\n') {
+      Out += "\\n";
+      continue;
+    }
+    Out += C;
+  }
+  return Out + "\"";
+}
+
+/// Comment text that cannot close the comment.
+std::string safeComment(std::string S) {
+  size_t P;
+  while ((P = S.find("*/")) != std::string::npos)
+    S.replace(P, 2, "* /");
+  return S;
+}
+
+/// The value of quantity \p Name in sample \p S.
+double sampleValue(const profiledb::SampleRow &S, const std::string &Name) {
+  if (Name == "shared_per_block")
+    return double(S.SharedBytes);
+  auto It = S.Metrics.find(Name);
+  if (It != S.Metrics.end())
+    return It->second;
+  if (Name == "registers_per_thread")
+    return double(S.Registers);
+  return 0;
+}
+
+/// Ranks with ties averaged (1-based).
+std::vector<double> ranks(const std::vector<double> &V) {
+  std::vector<size_t> Order(V.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::sort(Order.begin(), Order.end(),
+            [&](size_t A, size_t B) { return V[A] < V[B]; });
+  std::vector<double> R(V.size());
+  for (size_t I = 0; I < Order.size();) {
+    size_t J = I;
+    while (J + 1 < Order.size() && V[Order[J + 1]] == V[Order[I]])
+      ++J;
+    double Avg = (double(I) + double(J)) / 2 + 1;
+    for (size_t K = I; K <= J; ++K)
+      R[Order[K]] = Avg;
+    I = J + 1;
+  }
+  return R;
+}
+
+double pearson(const std::vector<double> &A, const std::vector<double> &B) {
+  size_t N = A.size();
+  if (N < 2)
+    return 0;
+  double MA = std::accumulate(A.begin(), A.end(), 0.0) / double(N);
+  double MB = std::accumulate(B.begin(), B.end(), 0.0) / double(N);
+  double SAB = 0, SAA = 0, SBB = 0;
+  for (size_t I = 0; I < N; ++I) {
+    SAB += (A[I] - MA) * (B[I] - MB);
+    SAA += (A[I] - MA) * (A[I] - MA);
+    SBB += (B[I] - MB) * (B[I] - MB);
+  }
+  if (SAA <= 0 || SBB <= 0)
+    return 0;
+  return SAB / std::sqrt(SAA * SBB);
+}
+
+} // namespace
+
+const std::vector<std::string> &KernelFit::quantityNames() {
+  static const std::vector<std::string> Names = {
+      "inst_executed",         "global_load_requests", "global_load_sectors",
+      "global_store_requests", "global_store_sectors", "global_atomic_requests",
+      "global_atomic_sectors", "inst_barrier",         "registers_per_thread",
+      "shared_per_block"};
+  return Names;
+}
+
+//===----------------------------------------------------------------------===//
+// FittedQuantity
+//===----------------------------------------------------------------------===//
+
+double FittedQuantity::residual() const {
+  if (IsConstant)
+    return 0;
+  double R = 0;
+  for (const PieceStats &S : Report.Stats)
+    R = std::max(R, S.Residual);
+  return R;
+}
+
+double FittedQuantity::heldOut() const {
+  return IsConstant ? 0 : Report.HeldOut;
+}
+
+std::string FittedQuantity::form() const {
+  if (IsConstant) {
+    char Buf[64];
+    std::snprintf(Buf, sizeof Buf, "%.17g", Constant);
+    return Buf;
+  }
+  return Report.Model.str(6);
+}
+
+std::string FittedQuantity::degrees() const {
+  if (IsConstant)
+    return "const";
+  const FittedModel &M = Report.Model;
+  auto Bounds = [&](const std::vector<unsigned> &D) {
+    std::string S;
+    for (size_t V = 0; V < D.size() && V < M.Vars.size(); ++V)
+      if (D[V])
+        S += (S.empty() ? "" : ",") + M.Vars[V] + "=" + std::to_string(D[V]);
+    return S.empty() ? std::string("0") : S;
+  };
+  if (M.Pieces.empty())
+    return "?";
+  const RationalFunction &F = M.Pieces[0].F;
+  std::string S = Bounds(F.NumDegree) + "/" + Bounds(F.DenDegree);
+  if (M.Pieces.size() > 1)
+    S += " (" + std::to_string(M.Pieces.size()) + " pieces)";
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+bool KernelFit::variables(const profiledb::DataTuple &Data,
+                          const uint32_t Block[3], std::vector<int64_t> &X,
+                          std::string &Why) const {
+  X.assign(Vars.size(), 0);
+  for (size_t I = 0; I < DataNames.size(); ++I) {
+    auto It = Data.find(DataNames[I]);
+    if (It == Data.end()) {
+      Why = "no value for data parameter '" + DataNames[I] + "'";
+      return false;
+    }
+    X[I] = It->second;
+  }
+  for (int D = 0; D < 3; ++D) {
+    if (BlockVar[D] >= 0)
+      X[size_t(BlockVar[D])] = int64_t(Block[D]);
+    else if (Block[D] != 1) {
+      Why = std::string("block dimension ") + BlockNames[D] +
+            " is not free in the pragma and must be 1";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool KernelFit::inputs(const profiledb::DataTuple &Data,
+                       const uint32_t Block[3], klaraptor_mwp_cwp_inputs &In,
+                       std::string &Why) const {
+  std::vector<int64_t> X;
+  if (!variables(Data, Block, X, Why))
+    return false;
+  std::map<std::string, double> Record;
+  for (const FittedQuantity &Q : Quantities) {
+    double V;
+    if (Q.IsConstant) {
+      V = Q.Constant;
+    } else {
+      const FittedModel &M = Q.Report.Model;
+      std::vector<int64_t> Sub;
+      for (const std::string &Name : M.Vars)
+        Sub.push_back(X[size_t(std::find(Vars.begin(), Vars.end(), Name) -
+                               Vars.begin())]);
+      V = M.evaluate(Sub.data());
+    }
+    if (std::isnan(V)) {
+      Why = "the fit of '" + Q.Name +
+            "' is not defined there (its denominator vanishes)";
+      return false;
+    }
+    Record[Q.Name] = V;
+  }
+  double NumBlocks = Blocks->evaluateAsC(X.data());
+  double NumThreads = Threads->evaluateAsC(X.data());
+  if (std::isnan(NumBlocks) || std::isnan(NumThreads)) {
+    Why = "the grid formula cannot be evaluated there";
+    return false;
+  }
+  // The emitted C does exactly this (warp size 32, as inputsFromMetrics).
+  double Warps = NumBlocks * std::ceil(NumThreads / 32);
+  Record["blocks_launched"] = NumBlocks;
+  Record["threads_per_block"] = NumThreads;
+  Record["warps_launched"] = Warps;
+  Record["static_shared_bytes"] = Record["shared_per_block"];
+  Record.erase("shared_per_block");
+  In = model::MwpCwpModel::toC(model::inputsFromMetrics(Record));
+  return true;
+}
+
+bool KernelFit::predictNs(const profiledb::DataTuple &Data,
+                          const uint32_t Block[3], double &Ns,
+                          std::string &Why) const {
+  Ns = NAN;
+  klaraptor_mwp_cwp_inputs In;
+  if (!inputs(Data, Block, In, Why))
+    return false;
+  Ns = klaraptor_mwp_cwp_ns(&In, &Hw);
+  if (std::isnan(Ns)) {
+    Why = "the model gives no number";
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// C emission
+//===----------------------------------------------------------------------===//
+
+std::string KernelFit::fileStem() const {
+  std::string S;
+  for (char C : Kernel)
+    S += (std::isalnum((unsigned char)C) || C == '_' || C == '-' || C == '.')
+             ? C
+             : '_';
+  if (S.empty() || S[0] == '.' || S[0] == '-')
+    S = "_" + S;
+  return S;
+}
+
+std::string KernelFit::symbolPrefix() const {
+  return "kfit_" +
+         profiledb::specHash(Kernel + "\n" + Spec + "\n" + Device)
+             .substr(0, 12) +
+         "_";
+}
+
+std::string KernelFit::modelName() const {
+  return "mwp-cwp/" +
+         profiledb::specHash(emitCWithName("mwp-cwp/@PROGRAM_HASH@"));
+}
+
+std::string KernelFit::emitC() const { return emitCWithName(modelName()); }
+
+std::string KernelFit::emitCWithName(const std::string &Name) const {
+  std::string P = symbolPrefix();
+  std::string S = emitCPreamble("klaraptor fit");
+  S += "\n#include \"klaraptor/klaraptor_rt.h\"\n"
+       "#include \"klaraptor/mwp_cwp.h\"\n\n";
+  S += "/* The rational program of kernel " + safeComment(Kernel) + ".\n";
+  S += " * Variables: ";
+  for (size_t V = 0; V < Vars.size(); ++V)
+    S += (V ? ", " : "") + Vars[V];
+  S += "; " + std::to_string(SamplesUsed) + " samples; device profile " +
+       safeComment(Device) + ".\n";
+  S += " * Raw metrics are fitted; blocks and threads come from the pragma;\n"
+       " * the MWP-CWP inputs follow the rule of docs/models.md. */\n\n";
+
+  // The fitted functions and the exact formulas.
+  for (const FittedQuantity &Q : Quantities) {
+    if (Q.IsConstant)
+      continue;
+    std::vector<std::string> Comment;
+    char Buf[200];
+    std::snprintf(Buf, sizeof Buf, "%s: %s; residual %.3g, held-out error %.3g",
+                  Q.Name.c_str(), Q.exact() ? "exact" : "least-squares fit",
+                  Q.residual(), Q.heldOut());
+    Comment.push_back(Buf);
+    Comment.push_back(Q.Name + " ~ " + Q.Report.Model.str(12));
+    S += emitCFunction(Q.Report.Model, P + Q.Name, Comment) + "\n";
+  }
+  S += emitCFunction(*Blocks, P + "blocks",
+                     {"blocks = " + Blocks->str() + " (the pragma's grid)"}) +
+       "\n";
+  S += emitCFunction(*Threads, P + "threads",
+                     {"threads per block = " + Threads->str()}) +
+       "\n";
+
+  // The hardware parameters of the profile.
+  const klaraptor_mwp_cwp_hw &H = Hw;
+  S += "/* MWP-CWP parameters of device profile " + safeComment(Device) +
+       "; the occupancy limits are replaced at run time by the device's. */\n";
+  S += "static const klaraptor_mwp_cwp_hw " + P + "hw = {\n";
+  auto D = [&](const char *N, double V) {
+    S += std::string("  .") + N + " = " + hexDouble(V) + ",\n";
+  };
+  auto I = [&](const char *N, int64_t V) {
+    S += std::string("  .") + N + " = " + std::to_string(V) + ",\n";
+  };
+  D("mem_ld", H.mem_ld);
+  D("departure_del_coal", H.departure_del_coal);
+  D("departure_del_uncoal", H.departure_del_uncoal);
+  D("issue_cycles", H.issue_cycles);
+  D("freq_ghz", H.freq_ghz);
+  D("mem_bandwidth_gbs", H.mem_bandwidth_gbs);
+  D("load_bytes_per_warp", H.load_bytes_per_warp);
+  D("active_sms", H.active_sms);
+  I("warp_size", H.warp_size);
+  I("max_threads_per_sm", H.max_threads_per_sm);
+  I("max_blocks_per_sm", H.max_blocks_per_sm);
+  I("max_threads_per_block", H.max_threads_per_block);
+  I("regs_per_sm", H.regs_per_sm);
+  I("regs_per_block", H.regs_per_block);
+  I("max_regs_per_thread", H.max_regs_per_thread);
+  I("reg_alloc_unit", H.reg_alloc_unit);
+  I("reg_alloc_per_warp", H.reg_alloc_per_warp);
+  I("sm_sub_partitions", H.sm_sub_partitions);
+  I("shared_per_sm", H.shared_per_sm);
+  I("shared_per_block", H.shared_per_block);
+  I("shared_per_block_optin", H.shared_per_block_optin);
+  I("reserved_shared_per_block", H.reserved_shared_per_block);
+  I("shared_alloc_unit", H.shared_alloc_unit);
+  S += "};\n\n";
+
+  // predict: variables, quantities, the rule, the model.
+  std::string Args;
+  for (size_t V = 0; V < Vars.size(); ++V)
+    Args += (V ? ", " : "") + Vars[V];
+  S += "/* Predicted ns of one candidate launch; NAN when it cannot predict. "
+       "*/\n";
+  S += "static double " + P +
+       "predict(void *kfit_ctx, const int64_t *kfit_data, uint32_t kfit_num,\n"
+       "    const klaraptor_candidate *kfit_cand,\n"
+       "    const klaraptor_device_info *kfit_dev) {\n";
+  S += "  klaraptor_mwp_cwp_inputs in;\n  klaraptor_mwp_cwp_hw hw = " + P +
+       "hw;\n";
+  S += "  double q[" + std::to_string(Quantities.size()) + "];\n";
+  S += "  double blocks, threads, warps, creq = 0, ctr = 0, ureq = 0, utr = "
+       "0;\n  int k;\n";
+  S += "  (void)kfit_ctx;\n";
+  S += "  if (!kfit_cand || kfit_num != " + std::to_string(DataNames.size()) +
+       "u" + (DataNames.empty() ? "" : " || !kfit_data") +
+       ")\n    return NAN;\n";
+  for (int Dm = 0; Dm < 3; ++Dm)
+    if (BlockVar[Dm] < 0)
+      S += "  if (kfit_cand->block[" + std::to_string(Dm) +
+           "] != 1) /* not free */\n    return NAN;\n";
+  S += "  {\n";
+  for (size_t V = 0; V < DataNames.size(); ++V)
+    S += "    const int64_t " + DataNames[V] + " = kfit_data[" +
+         std::to_string(V) + "];\n";
+  for (int Dm = 0; Dm < 3; ++Dm)
+    if (BlockVar[Dm] >= 0)
+      S += std::string("    const int64_t ") + BlockNames[Dm] +
+           " = (int64_t)kfit_cand->block[" + std::to_string(Dm) + "];\n";
+  for (size_t K = 0; K < Quantities.size(); ++K) {
+    const FittedQuantity &Q = Quantities[K];
+    std::string Lhs = "    q[" + std::to_string(K) + "] = ";
+    if (Q.IsConstant) {
+      S += Lhs + hexDouble(Q.Constant) + "; /* " + Q.Name +
+           ": the same on every sample */\n";
+      continue;
+    }
+    std::string A;
+    for (size_t V = 0; V < Q.Report.Model.Vars.size(); ++V)
+      A += (V ? ", " : "") + Q.Report.Model.Vars[V];
+    S += Lhs + P + Q.Name + "(" + A + ");\n";
+  }
+  S += "    blocks = " + P + "blocks(" + Args + ");\n";
+  S += "    threads = " + P + "threads(" + Args + ");\n";
+  for (size_t V = 0; V < Vars.size(); ++V)
+    S += "    (void)" + Vars[V] + ";\n";
+  S += "  }\n";
+  S += "  for (k = 0; k < " + std::to_string(Quantities.size()) +
+       "; ++k)\n    if (isnan(q[k]))\n      return NAN;\n";
+  S += "  if (isnan(blocks) || isnan(threads))\n    return NAN;\n";
+  // Quantity indices in quantityNames() order.
+  S += R"C(  warps = blocks * ceil(threads / 32);
+  /* Each access kind (load, store, atomic) is coalesced when it averages at
+   * most 4 sectors per request: then one 128-byte transaction per 4 sectors;
+   * else uncoalesced, one transaction per sector. */
+  for (k = 0; k < 3; ++k) {
+    double req = q[1 + 2 * k], sec = q[2 + 2 * k], per;
+    if (!(req > 0))
+      continue;
+    per = sec / req;
+    if (per <= 4) {
+      creq += req;
+      ctr += req * fmax(1.0, ceil(per / 4));
+    } else {
+      ureq += req;
+      utr += sec;
+    }
+  }
+  in.blocks = blocks;
+  in.threads_per_block = threads;
+  in.regs_per_thread = q[8];
+  in.shared_per_block = q[9] + 0.0;
+  in.comp_insts = warps > 0 ? fmax(0.0, q[0] - (creq + ureq)) / warps : 0.0;
+  in.coal_mem_insts = warps > 0 ? creq / warps : 0.0;
+  in.uncoal_mem_insts = warps > 0 ? ureq / warps : 0.0;
+  in.synch_insts = warps > 0 ? q[7] / warps : 0.0;
+  in.coal_per_mw = creq > 0 ? ctr / creq : 1;
+  in.uncoal_per_mw = ureq > 0 ? utr / ureq : 1;
+  in.active_blocks_per_sm = 0;
+  /* The occupancy limits of the device the runtime runs on. */
+  if (kfit_dev && kfit_dev->size >= sizeof(klaraptor_device_info)) {
+    if (kfit_dev->sm_count > 0)
+      hw.active_sms = kfit_dev->sm_count;
+    if (kfit_dev->warp_size > 0)
+      hw.warp_size = kfit_dev->warp_size;
+    if (kfit_dev->max_threads_per_sm > 0)
+      hw.max_threads_per_sm = kfit_dev->max_threads_per_sm;
+    if (kfit_dev->max_blocks_per_sm > 0)
+      hw.max_blocks_per_sm = kfit_dev->max_blocks_per_sm;
+    if (kfit_dev->max_threads_per_block > 0)
+      hw.max_threads_per_block = kfit_dev->max_threads_per_block;
+    if (kfit_dev->regs_per_sm > 0)
+      hw.regs_per_sm = kfit_dev->regs_per_sm;
+    if (kfit_dev->regs_per_block > 0)
+      hw.regs_per_block = kfit_dev->regs_per_block;
+    if (kfit_dev->shared_mem_per_sm > 0)
+      hw.shared_per_sm = (int64_t)kfit_dev->shared_mem_per_sm;
+    if (kfit_dev->shared_mem_per_block > 0)
+      hw.shared_per_block = (int64_t)kfit_dev->shared_mem_per_block;
+  }
+  return klaraptor_mwp_cwp_ns(&in, &hw);
+}
+
+)C";
+  // The quantity indices used above must be those of quantityNames().
+  S += "static const char " + P + "name[] = " + cString(Name) + ";\n\n";
+  S += "/* Registers the model for the kernel when the program starts. */\n";
+  S += "__attribute__((constructor)) static void " + P + "register(void) {\n";
+  S += "  klaraptor_model m;\n";
+  S += "  m.size = sizeof(m);\n  m.abi_version = KLARAPTOR_RT_ABI_VERSION;\n";
+  S += "  m.name = " + P + "name;\n  m.predict = " + P + "predict;\n";
+  S += "  m.ctx = 0;\n";
+  S += "  klaraptor_register_model(" + cString(Kernel) + ", &m);\n}\n";
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+std::string KernelFit::json() const {
+  std::string S = "{\"kernel\": " + jsonString(Kernel);
+  S += ", \"device\": " + jsonString(Device);
+  S += ", \"model\": " + jsonString(modelName());
+  S += ", \"variables\": [";
+  for (size_t V = 0; V < Vars.size(); ++V)
+    S += (V ? ", " : "") + jsonString(Vars[V]);
+  S += "], \"samples\": " + std::to_string(SamplesUsed);
+  S += ", \"failed_samples\": " + std::to_string(SamplesFailed);
+  S += ", \"grid_mismatches\": " + std::to_string(GridMismatches);
+  S += ",\n  \"quantities\": [";
+  for (size_t K = 0; K < Quantities.size(); ++K) {
+    const FittedQuantity &Q = Quantities[K];
+    S += std::string(K ? ",\n" : "\n") + "    {\"name\": " + jsonString(Q.Name);
+    S += ", \"form\": " + jsonString(Q.form());
+    S += ", \"degrees\": " + jsonString(Q.degrees());
+    S += ", \"constant\": " + std::string(Q.IsConstant ? "true" : "false");
+    S += ", \"exact\": " + std::string(Q.exact() ? "true" : "false");
+    S += ", \"residual\": " + jsonNumber(Q.residual());
+    S += ", \"held_out\": " + jsonNumber(Q.heldOut()) + "}";
+  }
+  S += ",\n    {\"name\": \"blocks\", \"form\": " + jsonString(Blocks->str()) +
+       ", \"degrees\": \"computed\", \"constant\": false, \"exact\": true, "
+       "\"residual\": 0, \"held_out\": 0}";
+  S += ",\n    {\"name\": \"threads_per_block\", \"form\": " +
+       jsonString(Threads->str()) +
+       ", \"degrees\": \"computed\", \"constant\": false, \"exact\": true, "
+       "\"residual\": 0, \"held_out\": 0}";
+  S += "],\n  \"agreement\": {\"samples\": " + std::to_string(Agree.Samples);
+  S += ", \"spearman\": " + jsonNumber(Agree.Spearman);
+  S += ", \"geomean_ratio\": " + jsonNumber(Agree.GeomeanRatio);
+  S += ", \"data_tuples\": " + std::to_string(Agree.Tuples);
+  S += ", \"best_shape_matches\": " + std::to_string(Agree.BestMatches) + "}";
+  S += ", \"warnings\": [";
+  for (size_t W = 0; W < Warnings.size(); ++W)
+    S += (W ? ", " : "") + jsonString(Warnings[W]);
+  S += "]}";
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// Fitting
+//===----------------------------------------------------------------------===//
+
+bool fitKernelSamples(const profiledb::KernelRow &Kernel,
+                      const std::vector<profiledb::SampleRow> &Samples,
+                      const std::string &Device,
+                      const KernelFitOptions &Options, KernelFit &Fit,
+                      std::string &Error) {
+  std::string Who = "kernel '" + Kernel.Name + "'";
+  Fit = KernelFit();
+  Fit.Kernel = Kernel.Name;
+  Fit.Spec = Kernel.Spec;
+  Fit.Device = Device;
+
+  std::string Err;
+  std::optional<KernelSpec> Spec = parseKernelSpec(Kernel.Spec, Err);
+  if (!Spec) {
+    Error = Who + ": the recorded spec cannot be parsed: " + Err;
+    return false;
+  }
+  for (const DataParam &D : Spec->Data) {
+    if (D.Name.rfind("kfit_", 0) == 0 || !isValidCParameterName(D.Name)) {
+      Error = Who + ": data parameter '" + D.Name +
+              "' cannot be a variable of the generated C";
+      return false;
+    }
+    Fit.DataNames.push_back(D.Name);
+    Fit.Vars.push_back(D.Name);
+  }
+  for (int D = 0; D < 3; ++D)
+    if (Spec->FreeDims[D]) {
+      Fit.BlockVar[D] = int(Fit.Vars.size());
+      Fit.Vars.push_back(BlockNames[D]);
+    }
+
+  model::HardwareParams H;
+  if (!model::loadHardwareParams(Device, H, Err)) {
+    Error = "device profile '" + Device + "': " + Err;
+    return false;
+  }
+  Fit.Hw = H.Mwp;
+
+  std::optional<Formula> Blocks = Formula::numBlocks(*Spec, Fit.Vars, Err);
+  if (!Blocks) {
+    Error = Who + ": the grid formula: " + Err;
+    return false;
+  }
+  std::optional<Formula> Threads =
+      Formula::threadsPerBlock(*Spec, Fit.Vars, Err);
+  if (!Threads) {
+    Error = Who + ": threads per block: " + Err;
+    return false;
+  }
+  Fit.Blocks = std::make_shared<Formula>(std::move(*Blocks));
+  Fit.Threads = std::make_shared<Formula>(std::move(*Threads));
+
+  // The usable samples and their variables.
+  std::vector<const profiledb::SampleRow *> Used;
+  std::vector<std::vector<int64_t>> X;
+  unsigned Unusable = 0;
+  for (const profiledb::SampleRow &S : Samples) {
+    if (S.Status != "ok") {
+      ++Fit.SamplesFailed;
+      continue;
+    }
+    std::vector<int64_t> Row;
+    std::string Why;
+    if (!Fit.variables(S.Data, S.Block, Row, Why)) {
+      ++Unusable;
+      continue;
+    }
+    int64_t B;
+    if (Fit.Blocks->evaluate(Row.data(), B) != EvalStatus::Ok ||
+        B != int64_t(S.Grid[0]) * S.Grid[1] * S.Grid[2])
+      ++Fit.GridMismatches;
+    Used.push_back(&S);
+    X.push_back(std::move(Row));
+  }
+  if (Unusable)
+    Fit.Warnings.push_back(std::to_string(Unusable) +
+                           " samples skipped: their data or block shape does "
+                           "not match the spec");
+  if (Fit.GridMismatches)
+    Fit.Warnings.push_back(std::to_string(Fit.GridMismatches) +
+                           " samples ran a grid other than the pragma's "
+                           "formula gives; blocks are computed from the "
+                           "formula");
+  Fit.SamplesUsed = unsigned(Used.size());
+  if (Used.size() < Options.MinSamples) {
+    Error = Who + ": too few samples to fit: " + std::to_string(Used.size()) +
+            " usable (status ok) of " + std::to_string(Samples.size()) +
+            " recorded, at least " + std::to_string(Options.MinSamples) +
+            " needed";
+    return false;
+  }
+
+  std::set<std::string> SeenWarnings;
+  for (const std::string &Name : KernelFit::quantityNames()) {
+    if (std::find(Fit.Vars.begin(), Fit.Vars.end(), Name) != Fit.Vars.end()) {
+      Error = Who + ": data parameter '" + Name + "' has a metric's name";
+      return false;
+    }
+    FittedQuantity Q;
+    Q.Name = Name;
+    std::vector<double> Y;
+    for (const profiledb::SampleRow *S : Used)
+      Y.push_back(sampleValue(*S, Name));
+    if (std::all_of(Y.begin(), Y.end(), [&](double V) { return V == Y[0]; })) {
+      Q.IsConstant = true;
+      Q.Constant = Y[0];
+      Fit.Quantities.push_back(std::move(Q));
+      continue;
+    }
+    std::vector<std::string> Columns = Fit.Vars;
+    Columns.push_back(Name);
+    std::vector<std::vector<double>> Rows;
+    for (size_t R = 0; R < Used.size(); ++R) {
+      std::vector<double> Row(X[R].begin(), X[R].end());
+      Row.push_back(Y[R]);
+      Rows.push_back(std::move(Row));
+    }
+    DataTable T = DataTable::fromColumns(Columns, Rows);
+    std::vector<std::string> Warnings;
+    std::optional<FitProblem> P =
+        makeProblem(T, Name, Fit.Vars, Options.Fit, Warnings, Err);
+    for (const std::string &W : Warnings)
+      if (SeenWarnings.insert(W).second)
+        Fit.Warnings.push_back(W);
+    if (!P) {
+      Error = Who + ": cannot fit '" + Name + "': " + Err;
+      return false;
+    }
+    P->File = Kernel.Name;
+    Q.Report = fitQuantity(*P, Options.Fit);
+    if (!Q.Report.ok()) {
+      Error = Who + ": cannot fit '" + Name + "': " + Q.Report.Error;
+      return false;
+    }
+    Fit.Quantities.push_back(std::move(Q));
+  }
+
+  // Agreement of the predictions with the measured times.
+  std::vector<double> Pred, Meas;
+  double LogSum = 0;
+  std::map<std::string, std::vector<std::pair<double, double>>> ByTuple;
+  for (const profiledb::SampleRow *S : Used) {
+    double Ns;
+    std::string Why;
+    if (!Fit.predictNs(S->Data, S->Block, Ns, Why) || !std::isfinite(Ns) ||
+        !(Ns > 0) || !(S->TimeNs > 0))
+      continue;
+    Pred.push_back(Ns);
+    Meas.push_back(S->TimeNs);
+    LogSum += std::log(Ns / S->TimeNs);
+    ByTuple[profiledb::dataToJson(S->Data)].push_back({Ns, S->TimeNs});
+  }
+  Fit.Agree.Samples = unsigned(Pred.size());
+  if (!Pred.empty()) {
+    Fit.Agree.Spearman = pearson(ranks(Pred), ranks(Meas));
+    Fit.Agree.GeomeanRatio = std::exp(LogSum / double(Pred.size()));
+  }
+  for (const auto &[Tuple, Points] : ByTuple) {
+    if (Points.size() < 2)
+      continue;
+    ++Fit.Agree.Tuples;
+    size_t BP = 0, BM = 0;
+    for (size_t I = 1; I < Points.size(); ++I) {
+      if (Points[I].first < Points[BP].first)
+        BP = I;
+      if (Points[I].second < Points[BM].second)
+        BM = I;
+    }
+    if (Points[BP].second == Points[BM].second)
+      ++Fit.Agree.BestMatches;
+  }
+  return true;
+}
+
+bool fitKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Kernel,
+               const KernelFitOptions &Options, KernelFit &Fit,
+               std::string &Error) {
+  std::vector<profiledb::SampleRow> Samples;
+  if (!Db.samplesOf(Kernel.Id, Samples, Error))
+    return false;
+  std::string Device =
+      Options.Device.empty() ? Db.meta("device") : Options.Device;
+  if (Device.empty()) {
+    Error = Db.path() + ": the database names no device; use --device";
+    return false;
+  }
+  return fitKernelSamples(Kernel, Samples, Device, Options, Fit, Error);
+}
+
+} // namespace cli
+} // namespace klaraptor

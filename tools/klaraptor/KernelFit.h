@@ -1,0 +1,163 @@
+//===- KernelFit.h - a kernel's rational program, fitted -------*- C++ -*-===//
+///
+/// \file
+/// fitKernel turns the samples a profile database holds for one kernel into a
+/// *rational program*: the kernel's raw metrics (instructions, global
+/// requests and sectors per access kind, barriers, registers, shared memory)
+/// fitted as rational functions of its variables (the pragma's data
+/// parameters and its free block dimensions), the launch shape (blocks,
+/// threads per block) computed exactly from the pragma's grid formula, and
+/// the MWP-CWP model evaluated on the inputs the metrics give by the rule of
+/// docs/models.md ("From metrics to inputs"). Fitting the raw totals rather
+/// than the model's inputs keeps the fits smooth: whether an access kind
+/// counts as coalesced can flip between block shapes, its totals do not.
+///
+/// A KernelFit predicts in C++ (predictNs) exactly what its emitted C
+/// (emitC) computes, reports how well each quantity fits, and how well the
+/// predictions agree with the measured times. `klaraptor fit` writes one C
+/// file per kernel; `report` and `bench` use the same API. docs/models.md,
+/// "Rational programs", describes the emitted program.
+//===----------------------------------------------------------------------===//
+#ifndef KLARAPTOR_TOOLS_KLARAPTOR_KERNELFIT_H
+#define KLARAPTOR_TOOLS_KLARAPTOR_KERNELFIT_H
+
+#include "ProfileDb.h"
+#include "klaraptor/fitting/Fitter.h"
+#include "klaraptor/fitting/Formula.h"
+#include "klaraptor/mwp_cwp.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace klaraptor {
+namespace cli {
+
+/// How fitKernel fits.
+struct KernelFitOptions {
+  /// The device profile whose MWP-CWP parameters the program embeds (a
+  /// built-in name or a .device file); empty: the database's `device`.
+  std::string Device;
+  /// A kernel with fewer usable ("ok") samples is not fitted.
+  unsigned MinSamples = 6;
+  /// Options of every rational fit (docs/fitting.md).
+  fitting::FitOptions Fit;
+};
+
+/// One fitted quantity of a kernel.
+struct FittedQuantity {
+  /// The metric key (docs/metrics.md) or `registers_per_thread` /
+  /// `shared_per_block`.
+  std::string Name;
+  /// Every sample had the same value: no fit, the value is Constant.
+  bool IsConstant = false;
+  double Constant = 0;
+  /// The fit (when not constant).
+  fitting::FitReport Report;
+  /// Whether the quantity is known exactly (constant or exact fit).
+  bool exact() const { return IsConstant || Report.Model.exact(); }
+  /// RMS relative residual on the training samples (0 for a constant).
+  double residual() const;
+  /// RMS relative error on the held-out samples (0 for a constant).
+  double heldOut() const;
+  /// The function as text, e.g. "(3*N*bx + 16*N) / (8*bx)".
+  std::string form() const;
+  /// Numerator/denominator degree bounds, e.g. "N=1,bx=1/bx=1"; "const".
+  std::string degrees() const;
+};
+
+/// How the predictions agree with the measured times of the samples.
+struct Agreement {
+  unsigned Samples = 0;     ///< samples compared (predicted and measured > 0)
+  double Spearman = 0;      ///< rank correlation of predicted vs measured
+  double GeomeanRatio = 0;  ///< geometric mean of predicted / measured
+  unsigned Tuples = 0;      ///< data tuples with at least two shapes
+  unsigned BestMatches = 0; ///< of those, where the predicted best shape is
+                            ///< the measured best one
+};
+
+/// One kernel's rational program.
+class KernelFit {
+public:
+  std::string Kernel; ///< the kernel's device (mangled) name
+  std::string Spec;   ///< the encoded pragma
+  std::string Device; ///< the device profile of the embedded parameters
+  /// The data parameter names, in the spec's order.
+  std::vector<std::string> DataNames;
+  /// The variables: the data parameters, then the free block dims (bx, by,
+  /// bz).
+  std::vector<std::string> Vars;
+  /// For each block dim, its index in Vars, or -1 when not free.
+  int BlockVar[3] = {-1, -1, -1};
+  /// The fitted quantities, in the order of quantityNames().
+  std::vector<FittedQuantity> Quantities;
+  /// Computed exactly from the spec.
+  std::shared_ptr<fitting::Formula> Blocks, Threads;
+  /// The MWP-CWP parameters of Device.
+  klaraptor_mwp_cwp_hw Hw{};
+  unsigned SamplesUsed = 0, SamplesFailed = 0;
+  /// Samples whose recorded grid is not what the grid formula gives.
+  unsigned GridMismatches = 0;
+  Agreement Agree;
+  std::vector<std::string> Warnings;
+
+  /// The quantities fitted, in order.
+  static const std::vector<std::string> &quantityNames();
+
+  /// The predicted time in ns of a launch with \p Data and block \p Block,
+  /// computed as the emitted C computes it when given no device information.
+  /// False with \p Why when a data parameter is missing, a block dimension
+  /// that is not free is not 1, or the program cannot predict (a fitted
+  /// denominator vanishes, the grid formula fails); \p Ns is then NaN.
+  bool predictNs(const profiledb::DataTuple &Data, const uint32_t Block[3],
+                 double &Ns, std::string &Why) const;
+
+  /// The MWP-CWP inputs the program computes for a launch (the rule of
+  /// docs/models.md applied to the fitted metrics); false as predictNs.
+  bool inputs(const profiledb::DataTuple &Data, const uint32_t Block[3],
+              klaraptor_mwp_cwp_inputs &In, std::string &Why) const;
+
+  /// The values of Vars for a launch; false with \p Why as predictNs.
+  bool variables(const profiledb::DataTuple &Data, const uint32_t Block[3],
+                 std::vector<int64_t> &X, std::string &Why) const;
+
+  /// The self-contained C program: fitted functions, embedded hardware
+  /// parameters, a predict function and a constructor registering it with
+  /// the runtime under modelName().
+  std::string emitC() const;
+  /// "mwp-cwp/" and 16 hex digits of the FNV-1a 64 hash of the program.
+  std::string modelName() const;
+  /// A file name for the program: the kernel name with characters other
+  /// than [A-Za-z0-9_.-] replaced by '_' (no extension).
+  std::string fileStem() const;
+  /// The fit report of this kernel as one JSON object.
+  std::string json() const;
+
+private:
+  /// The C program with \p Name as the model name.
+  std::string emitCWithName(const std::string &Name) const;
+  /// A unique prefix of the program's external symbols.
+  std::string symbolPrefix() const;
+};
+
+/// Fits \p Kernel from the samples \p Db holds for it. False with \p Error
+/// (naming the kernel) when the spec cannot be parsed, the kernel has too few
+/// usable samples, the device profile cannot be loaded or a quantity cannot
+/// be fitted.
+bool fitKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Kernel,
+               const KernelFitOptions &Options, KernelFit &Fit,
+               std::string &Error);
+
+/// Fits \p Kernel from \p Samples (those of the database, or made up).
+bool fitKernelSamples(const profiledb::KernelRow &Kernel,
+                      const std::vector<profiledb::SampleRow> &Samples,
+                      const std::string &Device,
+                      const KernelFitOptions &Options, KernelFit &Fit,
+                      std::string &Error);
+
+} // namespace cli
+} // namespace klaraptor
+
+#endif // KLARAPTOR_TOOLS_KLARAPTOR_KERNELFIT_H
