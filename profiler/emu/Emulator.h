@@ -128,6 +128,13 @@ struct LaunchOptions {
   /// 0: execute every block. N > 0: execute N blocks spread evenly over the
   /// grid and scale the counts (LaunchMetrics::Sampled).
   uint64_t SampleBlocks = 0;
+  /// 0: no limit. N > 0 (and SampleBlocks 0): execute only the N blocks
+  /// 0, BlockStride, 2*BlockStride, ... in linear order, counts unscaled:
+  /// with BlockStride = the number of SMs, the blocks one SM receives in the
+  /// first wave when blocks are handed out round-robin (what the timing
+  /// engine simulates), without running the rest of the grid.
+  uint64_t StridedBlocks = 0;
+  uint64_t BlockStride = 1;
   /// Host threads that run blocks in parallel (results do not depend on it).
   unsigned HostThreads = 1;
   LaunchMetrics *Metrics = nullptr; ///< filled when not null

@@ -863,6 +863,10 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
   std::vector<uint64_t> Blocks;
   bool Sampled = O.SampleBlocks > 0 && O.SampleBlocks < Total;
   uint64_t Count = Total;
+  const uint64_t Stride = std::max<uint64_t>(O.BlockStride, 1);
+  const bool Strided = !Sampled && O.StridedBlocks > 0;
+  if (Strided)
+    Count = std::min<uint64_t>(O.StridedBlocks, (Total + Stride - 1) / Stride);
   if (Sampled) {
     Count = O.SampleBlocks;
     Blocks.resize(Count);
@@ -889,7 +893,7 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
         uint64_t K = Next.fetch_add(1);
         if (K >= Count)
           break;
-        uint64_t Linear = Sampled ? Blocks[K] : K;
+        uint64_t Linear = Sampled ? Blocks[K] : Strided ? K * Stride : K;
         try {
           W.runBlock(Linear);
         } catch (EmuFault &F) {

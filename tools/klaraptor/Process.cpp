@@ -48,7 +48,7 @@ runProgram(const std::vector<std::string> &Argv,
     }
     if (!StdoutFile.empty()) {
       int Fd = ::open(StdoutFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (Fd < 0 || ::dup2(Fd, 1) < 0) {
+      if (Fd < 0 || ::dup2(Fd, 1) < 0 || ::dup2(Fd, 2) < 0) {
         int E = errno;
         (void)!::write(Pipe[1], &E, sizeof(E));
         ::_exit(127);

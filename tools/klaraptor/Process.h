@@ -29,7 +29,7 @@ struct ProcessResult {
 
 /// Runs \p Argv (searched in PATH) with \p Env added to the environment
 /// (an empty value unsets the variable). When \p StdoutFile is not empty
-/// the child's stdout goes there (truncated).
+/// the child's stdout and stderr go there (truncated).
 ProcessResult
 runProgram(const std::vector<std::string> &Argv,
            const std::vector<std::pair<std::string, std::string>> &Env,

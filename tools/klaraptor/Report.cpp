@@ -19,6 +19,7 @@
 
 #include "KernelSpec.h"
 #include "klaraptor/fitting/Report.h"
+#include "klaraptor/model/PerformanceModel.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -64,9 +65,9 @@ OPTIONS:
 
 namespace {
 
-using profiledb::DataTuple;
 using fitting::jsonNumber;
 using fitting::jsonString;
+using profiledb::DataTuple;
 
 std::string fmt(const char *Format, double V) {
   if (!std::isfinite(V))
@@ -101,12 +102,23 @@ std::string htmlEscape(const std::string &S) {
   std::string R;
   for (char C : S) {
     switch (C) {
-    case '&': R += "&amp;"; break;
-    case '<': R += "&lt;"; break;
-    case '>': R += "&gt;"; break;
-    case '"': R += "&quot;"; break;
-    case '\'': R += "&#39;"; break;
-    default: R += C;
+    case '&':
+      R += "&amp;";
+      break;
+    case '<':
+      R += "&lt;";
+      break;
+    case '>':
+      R += "&gt;";
+      break;
+    case '"':
+      R += "&quot;";
+      break;
+    case '\'':
+      R += "&#39;";
+      break;
+    default:
+      R += C;
     }
   }
   return R;
@@ -138,8 +150,8 @@ bool parseSize(const std::string &Text, DataTuple &Out, std::string &Err) {
       Ok = Stop && !*Stop && !errno;
     }
     if (!Ok) {
-      Err = "--size: expected NAME=INTEGER[,NAME=INTEGER...], found '" +
-            Item + "' in '" + Text + "'";
+      Err = "--size: expected NAME=INTEGER[,NAME=INTEGER...], found '" + Item +
+            "' in '" + Text + "'";
       return false;
     }
     std::string Name = Item.substr(0, Eq);
@@ -245,8 +257,15 @@ bool reportKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Row,
       std::string List;
       for (const DataTuple &T : R.Available)
         List += (List.empty() ? "" : "; ") + tupleText(T);
-      R.Error = "kernel '" + Row.Name + "': no samples at --size " +
-                tupleText(*Wanted) + "; measured data tuples: " + List;
+      std::string Missing;
+      for (const auto &KV : R.Available.front())
+        if (!Wanted->count(KV.first))
+          Missing += (Missing.empty() ? "" : ", ") + KV.first;
+      R.Error =
+          "kernel '" + Row.Name + "': no samples at --size " +
+          tupleText(*Wanted) +
+          (Missing.empty() ? "" : " (it gives no value for " + Missing + ")") +
+          "; measured data tuples: " + List;
       return false;
     }
     R.Size = *Match;
@@ -299,8 +318,7 @@ bool reportKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Row,
         P += O2.Predicted < R.Shapes[I].Predicted;
     }
     R.Shapes[I].MeasuredRank = M;
-    R.Shapes[I].PredictedRank =
-        std::isfinite(R.Shapes[I].Predicted) ? P : 0;
+    R.Shapes[I].PredictedRank = std::isfinite(R.Shapes[I].Predicted) ? P : 0;
   }
   R.Best = 0;
   R.Shapes[0].Best = true;
@@ -335,10 +353,15 @@ void printKernel(const KernelReport &R) {
     FormW = std::max(FormW, std::min<size_t>(Q.form().size(), 48));
   std::printf("    %s %s %-10s %-10s %s\n", pad("quantity", 22).c_str(),
               pad("form", FormW).c_str(), "residual", "held-out", "exact");
-  for (const FittedQuantity &Q : F.Quantities)
+  for (const FittedQuantity &Q : F.Quantities) {
+    // Long forms are cut here; JSON and HTML have them whole.
+    std::string Form = Q.form();
+    if (Form.size() > 48)
+      Form = Form.substr(0, 45) + "...";
     std::printf("    %s %s %-10s %-10s %s\n", pad(Q.Name, 22).c_str(),
-                pad(Q.form(), FormW).c_str(), fmt("%.3g", Q.residual()).c_str(),
+                pad(Form, FormW).c_str(), fmt("%.3g", Q.residual()).c_str(),
                 fmt("%.3g", Q.heldOut()).c_str(), Q.exact() ? "yes" : "no");
+  }
   if (F.Agree.Samples)
     std::printf("  agreement over %u samples: spearman %.3f, geomean "
                 "predicted/measured %.3g, best shape predicted for %u of %u "
@@ -413,7 +436,8 @@ std::string jsonKernel(const KernelReport &R) {
   S += ",\n  \"shapes\": [";
   for (size_t I = 0; I < R.Shapes.size(); ++I) {
     const ShapeRow &H = R.Shapes[I];
-    S += std::string(I ? ",\n" : "\n") + "    {\"block\": " + jsonBlock(H.Block) +
+    S += std::string(I ? ",\n" : "\n") +
+         "    {\"block\": " + jsonBlock(H.Block) +
          ", \"launch_id\": " + std::to_string(H.LaunchId) +
          ", \"measured_ns\": " + jsonNumber(H.Measured) +
          ", \"predicted_ns\": " + jsonNumber(H.Predicted) +
@@ -456,9 +480,9 @@ void decades(double Lo, double Hi, double &L0, double &L1) {
 }
 
 std::string tickLabel(int E) {
-  static const char *Names[] = {"1 ns", "10 ns", "100 ns", "1 us", "10 us",
-                                "100 us", "1 ms", "10 ms", "100 ms", "1 s",
-                                "10 s", "100 s"};
+  static const char *Names[] = {"1 ns",   "10 ns",  "100 ns", "1 us",
+                                "10 us",  "100 us", "1 ms",   "10 ms",
+                                "100 ms", "1 s",    "10 s",   "100 s"};
   if (E >= 0 && E < 12)
     return Names[E];
   return "1e" + std::to_string(E) + " ns";
@@ -475,9 +499,9 @@ std::string scatterSvg(const KernelReport &R) {
       Hi = std::max({Hi, P.Measured, P.Predicted});
     }
   std::string S = "<svg class=\"scatter\" xmlns=\"http://www.w3.org/2000/svg\" "
-                  "width=\"" + num(W, "%.0f") + "\" height=\"" +
-                  num(H, "%.0f") + "\" role=\"img\"><title>" +
-                  htmlEscape(R.Name) +
+                  "width=\"" +
+                  num(W, "%.0f") + "\" height=\"" + num(H, "%.0f") +
+                  "\" role=\"img\"><title>" + htmlEscape(R.Name) +
                   ": predicted vs measured time (log-log)</title>\n";
   if (!(Hi > 0)) {
     S += "<text x=\"20\" y=\"40\">no sample the model predicts</text></svg>\n";
@@ -531,8 +555,8 @@ std::string scatterSvg(const KernelReport &R) {
        "time</text>\n";
   S += "<text x=\"" + num(ML + 8) + "\" y=\"" + num(MT + 16) +
        "\" font-size=\"11\" fill=\"#d62728\">&#9679; size " +
-       htmlEscape(tupleText(R.Size)) +
-       "</text><text x=\"" + num(ML + 8) + "\" y=\"" + num(MT + 30) +
+       htmlEscape(tupleText(R.Size)) + "</text><text x=\"" + num(ML + 8) +
+       "\" y=\"" + num(MT + 30) +
        "\" font-size=\"11\" fill=\"#1f77b4\">&#9679; other sizes</text>\n";
   return S + "</svg>\n";
 }
@@ -570,8 +594,9 @@ std::string shapesSvg(const KernelReport &R) {
     return MT + PH - (std::log10(V) - L0) / (L1 - L0) * PH;
   };
   std::string S = "<svg class=\"shapes\" xmlns=\"http://www.w3.org/2000/svg\" "
-                  "width=\"" + num(W, "%.0f") + "\" height=\"" +
-                  num(H, "%.0f") + "\" role=\"img\"><title>" +
+                  "width=\"" +
+                  num(W, "%.0f") + "\" height=\"" + num(H, "%.0f") +
+                  "\" role=\"img\"><title>" +
                   htmlEscape(R.Name + " at " + tupleText(R.Size)) +
                   ": time per block shape</title>\n";
   S += "<rect x=\"" + num(ML) + "\" y=\"" + num(MT) + "\" width=\"" + num(PW) +
@@ -595,17 +620,19 @@ std::string shapesSvg(const KernelReport &R) {
   for (size_t I = 0; I < N; ++I) {
     M += (I ? " L" : "M") + num(X(I)) + " " + num(Y(Order[I]->Measured));
     if (std::isfinite(Order[I]->Predicted) && Order[I]->Predicted > 0) {
-      P += (PenUp ? " M" : " L") + num(X(I)) + " " +
-           num(Y(Order[I]->Predicted));
+      P +=
+          (PenUp ? " M" : " L") + num(X(I)) + " " + num(Y(Order[I]->Predicted));
       PenUp = false;
     } else {
       PenUp = true;
     }
   }
-  S += "<path d=\"" + M + "\" fill=\"none\" stroke=\"#1f77b4\" "
+  S += "<path d=\"" + M +
+       "\" fill=\"none\" stroke=\"#1f77b4\" "
        "stroke-width=\"2\"/>\n";
   if (!P.empty())
-    S += "<path d=\"" + P + "\" fill=\"none\" stroke=\"#ff7f0e\" "
+    S += "<path d=\"" + P +
+         "\" fill=\"none\" stroke=\"#ff7f0e\" "
          "stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n";
   for (size_t I = 0; I < N; ++I) {
     const ShapeRow &H2 = *Order[I];
@@ -638,11 +665,14 @@ std::string shapesSvg(const KernelReport &R) {
   double LX = ML + 8, LY = MT + 14;
   S += "<text x=\"" + num(LX) + "\" y=\"" + num(LY) +
        "\" font-size=\"11\" fill=\"#1f77b4\">&#8212; measured</text>"
-       "<text x=\"" + num(LX) + "\" y=\"" + num(LY + 14) +
+       "<text x=\"" +
+       num(LX) + "\" y=\"" + num(LY + 14) +
        "\" font-size=\"11\" fill=\"#ff7f0e\">- - predicted</text>"
-       "<text x=\"" + num(LX) + "\" y=\"" + num(LY + 28) +
+       "<text x=\"" +
+       num(LX) + "\" y=\"" + num(LY + 28) +
        "\" font-size=\"11\" fill=\"#2ca02c\">&#9675; measured best</text>"
-       "<text x=\"" + num(LX) + "\" y=\"" + num(LY + 42) +
+       "<text x=\"" +
+       num(LX) + "\" y=\"" + num(LY + 42) +
        "\" font-size=\"11\" fill=\"#d62728\">&#9633; model-chosen</text>\n";
   return S + "</svg>\n";
 }
@@ -651,7 +681,7 @@ std::string htmlKernel(const KernelReport &R, size_t Index) {
   std::string S = "<section class=\"kernel\" id=\"k" + std::to_string(Index) +
                   "\">\n<h2>" + htmlEscape(R.Name) + "</h2>\n";
   if (!R.Ok) {
-    S += "<p class=\"error\">not fitted: " + htmlEscape(R.Error) +
+    S += "<p class=\"error\">not reported: " + htmlEscape(R.Error) +
          "</p>\n</section>\n";
     return S;
   }
@@ -668,9 +698,9 @@ std::string htmlKernel(const KernelReport &R, size_t Index) {
        "</th><th>held-out</th><th>exact</th></tr>\n";
   for (const FittedQuantity &Q : F.Quantities)
     S += "<tr><td>" + htmlEscape(Q.Name) + "</td><td><code>" +
-         htmlEscape(Q.form()) + "</code></td><td>" +
-         fmt("%.3g", Q.residual()) + "</td><td>" + fmt("%.3g", Q.heldOut()) +
-         "</td><td>" + (Q.exact() ? "yes" : "no") + "</td></tr>\n";
+         htmlEscape(Q.form()) + "</code></td><td>" + fmt("%.3g", Q.residual()) +
+         "</td><td>" + fmt("%.3g", Q.heldOut()) + "</td><td>" +
+         (Q.exact() ? "yes" : "no") + "</td></tr>\n";
   S += "</table>\n";
   if (F.Agree.Samples)
     S += "<p>Agreement over " + std::to_string(F.Agree.Samples) +
@@ -692,7 +722,10 @@ std::string htmlKernel(const KernelReport &R, size_t Index) {
       Mark += Mark.empty() ? "chosen" : " chosen";
     if (!H.Why.empty())
       Mark += " cannot predict: " + H.Why;
-    S += "<tr" + std::string(H.Best ? " class=\"best\"" : H.Chosen ? " class=\"chosen\"" : "") +
+    S += "<tr" +
+         std::string(H.Best     ? " class=\"best\""
+                     : H.Chosen ? " class=\"chosen\""
+                                : "") +
          "><td>" + htmlEscape(shapeText(H.Block)) + "</td><td>" +
          fmt("%.6g", H.Measured) + "</td><td>" + fmt("%.6g", H.Predicted) +
          "</td><td>" + std::to_string(H.MeasuredRank) + "</td><td>" +
@@ -720,7 +753,9 @@ struct Header {
 std::string html(const Header &Hd, const std::vector<KernelReport> &Rs) {
   std::string S =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<title>klaraptor report: " + htmlEscape(Hd.Db) + "</title>\n<style>\n"
+      "<title>klaraptor report: " +
+      htmlEscape(Hd.Db) +
+      "</title>\n<style>\n"
       "body{font-family:sans-serif;margin:1.5em;color:#222}"
       "table{border-collapse:collapse;margin:.5em 0}"
       "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}"
@@ -745,7 +780,7 @@ std::string html(const Header &Hd, const std::vector<KernelReport> &Rs) {
     S += "<li><a href=\"#k" + std::to_string(I) + "\">" +
          htmlEscape(Rs[I].Name) + "</a>" +
          (Rs[I].Ok ? " best/chosen " + fmt("%.4f", Rs[I].Ratio)
-                   : std::string(" (not fitted)")) +
+                   : std::string(" (not reported)")) +
          "</li>\n";
   S += "</ul>\n";
   for (size_t I = 0; I < Rs.size(); ++I)
@@ -877,8 +912,8 @@ int runReport(const Args &A) {
   // A missing file would be created by ProfileDb::open: check first.
   struct stat St;
   if (::stat(DbPath.c_str(), &St) != 0) {
-    error(DbPath + ": cannot open the profile database: " +
-          std::strerror(errno) +
+    error(DbPath +
+          ": cannot open the profile database: " + std::strerror(errno) +
           " (run 'klaraptor profile' first, or use --db FILE)");
     return 1;
   }
@@ -911,6 +946,13 @@ int runReport(const Args &A) {
     error(DbPath + ": the database names no device; use --device PROFILE");
     return 1;
   }
+  {
+    model::HardwareParams H;
+    if (!model::loadHardwareParams(O.Device, H, Err)) {
+      error(Err);
+      return 1;
+    }
+  }
 
   // A kernel whose pragma changed has several rows: the newest spec wins.
   std::map<std::string, size_t> Newest;
@@ -925,8 +967,7 @@ int runReport(const Args &A) {
     KernelReport R;
     R.Name = Rows[I].Name;
     std::string SpecErr;
-    if (std::optional<KernelSpec> Spec =
-            parseKernelSpec(Rows[I].Spec, SpecErr))
+    if (std::optional<KernelSpec> Spec = parseKernelSpec(Rows[I].Spec, SpecErr))
       R.SourceName = Spec->KernelName;
     Known += (Known.empty() ? "" : ", ") + R.Name +
              (R.SourceName.empty() || R.SourceName == R.Name
@@ -939,8 +980,8 @@ int runReport(const Args &A) {
     Selected.push_back(&Rows[I]);
   }
   if (Reports.empty()) {
-    error(DbPath + ": no kernel '" + KernelName + "' in the database; known: " +
-          Known);
+    error(DbPath + ": no kernel '" + KernelName +
+          "' in the database; known: " + Known);
     return 1;
   }
   if (Wanted) {
@@ -976,13 +1017,13 @@ int runReport(const Args &A) {
   Hd.Date = utcNow();
 
   if (Json) {
-    std::string S = "{\"db\": " + jsonString(Hd.Db) +
-                    ", \"device\": " + jsonString(Hd.Device) +
-                    ", \"backend\": " + jsonString(Hd.Backend) +
-                    ", \"klaraptor_version\": " +
-                    jsonString(KLARAPTOR_VERSION) +
-                    ", \"db_klaraptor_version\": " + jsonString(Hd.DbVersion) +
-                    ", \"date\": " + jsonString(Hd.Date) + ",\n \"kernels\": [";
+    std::string S =
+        "{\"db\": " + jsonString(Hd.Db) +
+        ", \"device\": " + jsonString(Hd.Device) +
+        ", \"backend\": " + jsonString(Hd.Backend) +
+        ", \"klaraptor_version\": " + jsonString(KLARAPTOR_VERSION) +
+        ", \"db_klaraptor_version\": " + jsonString(Hd.DbVersion) +
+        ", \"date\": " + jsonString(Hd.Date) + ",\n \"kernels\": [";
     bool First = true;
     for (const KernelReport &R : Reports)
       if (R.Ok) {
@@ -1005,7 +1046,7 @@ int runReport(const Args &A) {
     unsigned Ok = 0;
     for (const KernelReport &R : Reports) {
       if (!R.Ok) {
-        std::printf("kernel %s: not fitted: %s\n\n", R.Name.c_str(),
+        std::printf("kernel %s: not reported: %s\n\n", R.Name.c_str(),
                     R.Error.c_str());
         continue;
       }
@@ -1023,8 +1064,7 @@ int runReport(const Args &A) {
     if (Out)
       Out.close();
     if (!Out) {
-      error("--html: cannot write '" + HtmlPath +
-            "': " + std::strerror(errno));
+      error("--html: cannot write '" + HtmlPath + "': " + std::strerror(errno));
       return 1;
     }
     if (!Json)

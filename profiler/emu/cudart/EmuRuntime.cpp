@@ -1001,8 +1001,12 @@ emu::LaunchResult Runtime::runMeasured(const LaunchRequest &R,
     devices::Occupancy Occ = devices::computeOccupancy(
         *D, F.resources(), int64_t(R.Block.count()), int64_t(R.DynamicShared));
     if (Occ.ActiveBlocks > 0) {
+      // SM 0's first-wave blocks; with KLARAPTOR_EMU_SAMPLE those may not
+      // run, so the first sampled blocks stand in for them.
+      const bool Sampling = SampleBlocks && SampleBlocks < R.Grid.count();
       M.Trace = std::make_unique<timing::TraceCollector>(
-          timing::blocksOnOneSm(*D, R.Grid.count(), Occ.ActiveBlocks));
+          timing::blocksOnOneSm(*D, R.Grid.count(), Occ.ActiveBlocks),
+          Sampling ? 0 : timing::smStride(*D));
       O.Trace = M.Trace.get();
     }
   }

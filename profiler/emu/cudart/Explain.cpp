@@ -181,13 +181,16 @@ bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
     return false;
   }
   uint64_t N = timing::blocksOnOneSm(D, Grid.count(), Occ.ActiveBlocks);
-  timing::TraceCollector C(N);
+  timing::TraceCollector C(N, timing::smStride(D));
   emu::LaunchOptions O;
   O.Grid = Grid;
   O.Block = Block;
   O.DynamicSharedBytes = R.DynamicShared;
   O.Args = R.Args;
-  O.SampleBlocks = N;
+  // Only SM 0's first-wave blocks (0, S, 2S, ...), the ones a traced launch
+  // of the whole grid hands the collector too.
+  O.StridedBlocks = N;
+  O.BlockStride = timing::smStride(D);
   O.HostThreads = HostThreads;
   O.MaxThreadsPerBlock = uint32_t(D.MaxThreadsPerBlock);
   O.MaxSharedBytesPerBlock =

@@ -106,6 +106,8 @@ bool timingParamsFor(const devices::DeviceProfile &D, TimingParams &P,
 
 std::vector<emu::TraceEvent> *TraceCollector::traceBlock(uint64_t Linear,
                                                          uint32_t Warps) {
+  if (Stride && (Linear % Stride != 0 || Linear / Stride >= MaxBlocks))
+    return nullptr;
   std::lock_guard<std::mutex> G(M);
   if (Blocks.size() >= MaxBlocks)
     return nullptr;
@@ -308,6 +310,10 @@ SmWorkload buildWorkload(const emu::KernelProgram &P,
 // Estimates
 //===----------------------------------------------------------------------===//
 
+uint64_t smStride(const devices::DeviceProfile &D) {
+  return D.MultiProcessorCount > 0 ? uint64_t(D.MultiProcessorCount) : 1;
+}
+
 uint64_t blocksOnOneSm(const devices::DeviceProfile &D, uint64_t Blocks,
                        int64_t Resident) {
   uint64_t SMs = D.MultiProcessorCount > 0 ? uint64_t(D.MultiProcessorCount) : 1;
@@ -373,9 +379,11 @@ bool estimateLaunch(emu::Module &M, std::string_view Kernel,
   devices::Occupancy Occ = devices::computeOccupancy(
       D, K, int64_t(O.Block.count()), int64_t(O.DynamicSharedBytes));
   uint64_t N = blocksOnOneSm(D, O.Grid.count(), Occ.ActiveBlocks);
-  TraceCollector C(N);
+  TraceCollector C(N, smStride(D));
   O.Trace = &C;
-  O.SampleBlocks = N;
+  O.SampleBlocks = 0;
+  O.StridedBlocks = N;
+  O.BlockStride = smStride(D);
   O.Metrics = nullptr;
   emu::LaunchResult R = M.launch(Kernel, O);
   if (R.Status != emu::LaunchStatus::Ok) {

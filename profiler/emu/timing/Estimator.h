@@ -9,11 +9,13 @@
 ///   cycles    = simulate(the warps of `onSm` traced blocks)   TimingModel.h
 ///   ns        = cycles * waves / clock + launch overhead
 ///
-/// Only `onSm` blocks are traced: TraceCollector is an emu::TraceSink that
-/// keeps the first blocks a launch runs. estimateLaunch() runs just those
-/// blocks (the emulator's block sampling), so an estimate at a large data
-/// size costs one wave of one SM; the emulated runtime instead traces the
-/// launch it runs anyway. docs/timing.md.
+/// Only `onSm` blocks are traced: those SM 0 receives in the first wave when
+/// blocks are handed out round-robin, linear ids 0, S, 2S, ... (S = SMs).
+/// TraceCollector is an emu::TraceSink that keeps exactly those;
+/// estimateLaunch() runs just those blocks (LaunchOptions::StridedBlocks), so
+/// an estimate at a large data size costs one wave of one SM; the emulated
+/// runtime instead traces the launch it runs anyway, and both see the same
+/// blocks. docs/timing.md.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_PROFILER_EMU_TIMING_ESTIMATOR_H
 #define KLARAPTOR_PROFILER_EMU_TIMING_ESTIMATOR_H
@@ -48,7 +50,10 @@ TimingParams builtinTimingParams(const devices::DeviceProfile &D);
 /// runs.
 class TraceCollector final : public emu::TraceSink {
 public:
-  explicit TraceCollector(uint64_t MaxBlocks) : MaxBlocks(MaxBlocks) {}
+  /// Keeps blocks 0, Stride, 2*Stride, ... (MaxBlocks of them); Stride 0:
+  /// the first MaxBlocks blocks that run, whichever they are.
+  explicit TraceCollector(uint64_t MaxBlocks, uint64_t Stride = 0)
+      : MaxBlocks(MaxBlocks), Stride(Stride) {}
   std::vector<emu::TraceEvent> *traceBlock(uint64_t Linear,
                                            uint32_t Warps) override;
   struct Block {
@@ -59,6 +64,7 @@ public:
 
 private:
   uint64_t MaxBlocks;
+  uint64_t Stride;
   std::mutex M;
 };
 
@@ -80,6 +86,8 @@ struct LaunchEstimate {
 
 /// How many blocks one SM runs in the first wave of a launch of \p Blocks
 /// blocks with \p Resident blocks resident per SM.
+/// The stride between the blocks one SM receives: the number of SMs.
+uint64_t smStride(const devices::DeviceProfile &D);
 uint64_t blocksOnOneSm(const devices::DeviceProfile &D, uint64_t Blocks,
                        int64_t Resident);
 

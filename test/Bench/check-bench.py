@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Checks `klaraptor bench --json` against the raw records it was made from.
+
+usage: check-bench.py BENCH.json WORKDIR PROGRAM...
+
+For every launch of the JSON: the record in WORKDIR/PROGRAM/bench.jsonl with
+the same kernel and data must exist; best_ns must be the least finite "ns"
+over its shapes and best the block of that shape; chosen must be the block
+the runtime's decision log (WORKDIR/PROGRAM/decisions.jsonl) says was
+launched for that data, with source "model"; chosen_ns that shape's "ns";
+0 < best/chosen <= 1. The geometric mean is recomputed. Exit 1 on any
+mismatch."""
+import json
+import math
+import sys
+
+
+def dims(v):
+    return "x".join(str(int(x)) for x in v)
+
+
+def data_text(d):
+    return ",".join("%s=%d" % (k, v) for k, v in sorted(d.items()))
+
+
+def main():
+    bench = json.load(open(sys.argv[1]))
+    work = sys.argv[2]
+    errors = []
+    raw, decided = {}, {}
+    for prog in sys.argv[3:]:
+        for line in open("%s/%s/bench.jsonl" % (work, prog)):
+            r = json.loads(line)
+            raw[(prog, data_text(r["data"]))] = r
+        for line in open("%s/%s/decisions.jsonl" % (work, prog)):
+            d = json.loads(line)
+            decided[(prog, data_text(d["data"]))] = d
+    launches = bench["launches"]
+    if len(launches) != len(raw):
+        errors.append("%d launches in the JSON, %d records" %
+                      (len(launches), len(raw)))
+    logs = []
+    for l in launches:
+        key = (l["program"], l["data"])
+        r, d = raw.get(key), decided.get(key)
+        if r is None or d is None:
+            errors.append("%s: no record or no decision" % (key,))
+            continue
+        shapes = [s for s in r["shapes"] if s.get("ns") is not None]
+        best = min(shapes, key=lambda s: s["ns"])
+        if abs(best["ns"] - l["best_ns"]) > 1e-9 * best["ns"]:
+            errors.append("%s: best_ns %r, records say %r" %
+                          (key, l["best_ns"], best["ns"]))
+        if d["source"] != "model" or not d.get("model", "").startswith("mwp-cwp/"):
+            errors.append("%s: decided by %r %r, not a rational program" %
+                          (key, d["source"], d.get("model")))
+        if dims(d["block"]) != l["chosen"]:
+            errors.append("%s: chosen %s, the decision log says %s" %
+                          (key, l["chosen"], dims(d["block"])))
+        chosen = [s for s in shapes if dims(s["block"]) == l["chosen"]]
+        if len(chosen) != 1 or chosen[0]["ns"] != l["chosen_ns"]:
+            errors.append("%s: chosen_ns %r not the chosen shape's" %
+                          (key, l["chosen_ns"]))
+        ratio = l["best_ns"] / l["chosen_ns"]
+        if not 0 < ratio <= 1:
+            errors.append("%s: best/chosen %r" % (key, ratio))
+        logs.append(math.log(ratio))
+    if logs:
+        g = math.exp(sum(logs) / len(logs))
+        if abs(g - bench["geomean"]) > 1e-9:
+            errors.append("geomean %r, recomputed %r" % (bench["geomean"], g))
+    for e in errors:
+        print("error: " + e)
+    print("%d launches checked" % len(launches))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
