@@ -104,7 +104,97 @@ double pearson(const std::vector<double> &A, const std::vector<double> &B) {
   return SAB / std::sqrt(SAA * SBB);
 }
 
+/// The warps with a thread inside the extents \p E of a launch with block
+/// \p B (see KernelFit::activeWarps). The emitted C runs ActiveWarpsC, the
+/// same statements: integer counting, then one double sum in the same order.
+double activeWarpsOf(const int64_t E[3], const int64_t B[3]) {
+  int64_t G[3], Last[3];
+  for (int D = 0; D < 3; ++D) {
+    if (B[D] <= 0 || E[D] < 0)
+      return NAN;
+    if (E[D] == 0)
+      return 0;
+    G[D] = (E[D] + B[D] - 1) / B[D];
+    Last[D] = E[D] - (G[D] - 1) * B[D];
+  }
+  double Total = 0;
+  for (int K = 0; K < 8; ++K) {
+    int64_t R[3];
+    double Count = 1;
+    for (int D = 0; D < 3; ++D) {
+      // Interior blocks (full), then the last one when it overhangs.
+      bool Full = Last[D] == B[D];
+      int Edge = (K >> D) & 1;
+      R[D] = Edge ? Last[D] : B[D];
+      Count *= Edge ? (Full ? 0.0 : 1.0)
+                    : (Full ? double(G[D]) : double(G[D] - 1));
+    }
+    if (Count == 0)
+      continue;
+    int64_t Warps = 0, Prev = -1;
+    for (int64_t Z = 0; Z < R[2]; ++Z)
+      for (int64_t Y = 0; Y < R[1]; ++Y) {
+        int64_t First = B[0] * (Y + B[1] * Z);
+        int64_t Lo = First / 32, Hi = (First + R[0] - 1) / 32;
+        Warps += Hi - Lo + 1 - (Lo == Prev ? 1 : 0);
+        Prev = Hi;
+      }
+    Total += Count * double(Warps);
+  }
+  return Total;
+}
+
+/// The C of activeWarpsOf.
+const char *const ActiveWarpsC = R"C(int64_t g[3], last[3], r[3], z, y, first, lo, hi, w, prev;
+  double total = 0, count;
+  int d, k, edge, full;
+  for (d = 0; d < 3; ++d) {
+    if (b[d] <= 0 || e[d] < 0)
+      return NAN;
+    if (e[d] == 0)
+      return 0;
+    g[d] = (e[d] + b[d] - 1) / b[d];
+    last[d] = e[d] - (g[d] - 1) * b[d];
+  }
+  for (k = 0; k < 8; ++k) {
+    count = 1;
+    for (d = 0; d < 3; ++d) {
+      full = last[d] == b[d];
+      edge = (k >> d) & 1;
+      r[d] = edge ? last[d] : b[d];
+      count *= edge ? (full ? 0.0 : 1.0)
+                    : (full ? (double)g[d] : (double)(g[d] - 1));
+    }
+    if (count == 0)
+      continue;
+    w = 0;
+    prev = -1;
+    for (z = 0; z < r[2]; ++z)
+      for (y = 0; y < r[1]; ++y) {
+        first = b[0] * (y + b[1] * z);
+        lo = first / 32;
+        hi = (first + r[0] - 1) / 32;
+        w += hi - lo + 1 - (lo == prev ? 1 : 0);
+        prev = hi;
+      }
+    total += count * (double)w;
+  }
+  return total;
+)C";
+
 } // namespace
+
+const char *describe(QuantityScale S) {
+  switch (S) {
+  case QuantityScale::Total:
+    return "total";
+  case QuantityScale::PerWarp:
+    return "per warp";
+  case QuantityScale::PerActiveWarp:
+    return "per active warp";
+  }
+  return "?";
+}
 
 const std::vector<std::string> &KernelFit::quantityNames() {
   static const std::vector<std::string> Names = {
@@ -138,6 +228,16 @@ std::string FittedQuantity::form() const {
     std::snprintf(Buf, sizeof Buf, "%.17g", Constant);
     return Buf;
   }
+  if (Scale == QuantityScale::PerWarp)
+    return "(" + Report.Model.str(6) + ") * warps";
+  if (Scale == QuantityScale::PerActiveWarp && IdleWarp != 0) {
+    char Buf[64];
+    std::snprintf(Buf, sizeof Buf, "%.6g", IdleWarp);
+    return "(" + Report.Model.str(6) + ") * active_warps + " + Buf +
+           " * (warps - active_warps)";
+  }
+  if (Scale == QuantityScale::PerActiveWarp)
+    return "(" + Report.Model.str(6) + ") * active_warps";
   return Report.Model.str(6);
 }
 
@@ -189,6 +289,20 @@ bool KernelFit::variables(const profiledb::DataTuple &Data,
   return true;
 }
 
+double KernelFit::activeWarps(const std::vector<int64_t> &X) const {
+  if (!Extents[0] || !Extents[1] || !Extents[2] || X.size() != Vars.size())
+    return NAN;
+  int64_t E[3], B[3];
+  for (int D = 0; D < 3; ++D) {
+    double V = Extents[D]->evaluateAsC(X.data());
+    if (std::isnan(V))
+      return NAN;
+    E[D] = int64_t(V);
+    B[D] = BlockVar[D] >= 0 ? X[size_t(BlockVar[D])] : 1;
+  }
+  return activeWarpsOf(E, B);
+}
+
 bool KernelFit::inputs(const profiledb::DataTuple &Data,
                        const uint32_t Block[3], klaraptor_mwp_cwp_inputs &In,
                        std::string &Why) const {
@@ -196,6 +310,7 @@ bool KernelFit::inputs(const profiledb::DataTuple &Data,
   if (!variables(Data, Block, X, Why))
     return false;
   std::map<std::string, double> Record;
+  std::vector<double> Values;
   for (const FittedQuantity &Q : Quantities) {
     double V;
     if (Q.IsConstant) {
@@ -213,7 +328,7 @@ bool KernelFit::inputs(const profiledb::DataTuple &Data,
             "' is not defined there (its denominator vanishes)";
       return false;
     }
-    Record[Q.Name] = V;
+    Values.push_back(V);
   }
   double NumBlocks = Blocks->evaluateAsC(X.data());
   double NumThreads = Threads->evaluateAsC(X.data());
@@ -223,6 +338,27 @@ bool KernelFit::inputs(const profiledb::DataTuple &Data,
   }
   // The emitted C does exactly this (warp size 32, as inputsFromMetrics).
   double Warps = NumBlocks * std::ceil(NumThreads / 32);
+  bool NeedActive = std::any_of(
+      Quantities.begin(), Quantities.end(), [](const FittedQuantity &Q) {
+        return !Q.IsConstant && Q.Scale == QuantityScale::PerActiveWarp;
+      });
+  double Active = NeedActive ? activeWarps(X) : 0.0;
+  if (std::isnan(Active)) {
+    Why = "the data extents of the grid cannot be evaluated there";
+    return false;
+  }
+  for (size_t K = 0; K < Quantities.size(); ++K) {
+    const FittedQuantity &Q = Quantities[K];
+    double V = Values[K];
+    if (!Q.IsConstant && Q.Scale == QuantityScale::PerWarp)
+      V = V * Warps;
+    else if (!Q.IsConstant && Q.Scale == QuantityScale::PerActiveWarp &&
+             Q.IdleWarp != 0)
+      V = V * Active + Q.IdleWarp * (Warps - Active);
+    else if (!Q.IsConstant && Q.Scale == QuantityScale::PerActiveWarp)
+      V = V * Active;
+    Record[Q.Name] = V;
+  }
   Record["blocks_launched"] = NumBlocks;
   Record["threads_per_block"] = NumThreads;
   Record["warps_launched"] = Warps;
@@ -278,6 +414,10 @@ std::string KernelFit::emitC() const { return emitCWithName(modelName()); }
 
 std::string KernelFit::emitCWithName(const std::string &Name) const {
   std::string P = symbolPrefix();
+  bool NeedActive = std::any_of(
+      Quantities.begin(), Quantities.end(), [](const FittedQuantity &Q) {
+        return !Q.IsConstant && Q.Scale == QuantityScale::PerActiveWarp;
+      });
   std::string S = emitCPreamble("klaraptor fit");
   S += "\n#include \"klaraptor/klaraptor_rt.h\"\n"
        "#include \"klaraptor/mwp_cwp.h\"\n\n";
@@ -300,7 +440,14 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
                   Q.Name.c_str(), Q.exact() ? "exact" : "least-squares fit",
                   Q.residual(), Q.heldOut());
     Comment.push_back(Buf);
-    Comment.push_back(Q.Name + " ~ " + Q.Report.Model.str(12));
+    if (Q.Scale != QuantityScale::Total)
+      Comment.push_back(std::string("fitted ") + describe(Q.Scale) +
+                        "; predict multiplies by the count");
+    Comment.push_back(Q.Name + (Q.Scale == QuantityScale::Total ? "" : " / " +
+                                std::string(Q.Scale == QuantityScale::PerWarp
+                                                ? "warps"
+                                                : "active_warps")) +
+                      " ~ " + Q.Report.Model.str(12));
     S += emitCFunction(Q.Report.Model, P + Q.Name, Comment) + "\n";
   }
   S += emitCFunction(*Blocks, P + "blocks",
@@ -309,6 +456,19 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
   S += emitCFunction(*Threads, P + "threads",
                      {"threads per block = " + Threads->str()}) +
        "\n";
+  if (NeedActive) {
+    for (int Dm = 0; Dm < 3; ++Dm)
+      S += emitCFunction(*Extents[Dm], P + "extent_" + BlockNames[Dm],
+                         {std::string("the data extent along ") +
+                          BlockNames[Dm] + " = " + Extents[Dm]->str()}) +
+           "\n";
+    S += "/* The warps with a thread inside the extents e of a launch with\n"
+         " * block b (threads x + bx*(y + by*z) in warps of 32); NAN when an\n"
+         " * extent or block dim is negative. */\n";
+    S += "static double " + P +
+         "active_warps(const int64_t *e, const int64_t *b) {\n  " +
+         ActiveWarpsC + "}\n\n";
+  }
 
   // The hardware parameters of the profile.
   const klaraptor_mwp_cwp_hw &H = Hw;
@@ -361,6 +521,8 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
   S += "  double q[" + std::to_string(Quantities.size()) + "];\n";
   S += "  double blocks, threads, warps, creq = 0, ctr = 0, ureq = 0, utr = "
        "0;\n  int k;\n";
+  if (NeedActive)
+    S += "  double active = NAN;\n";
   S += "  (void)kfit_ctx;\n";
   S += "  if (!kfit_cand || kfit_num != " + std::to_string(DataNames.size()) +
        "u" + (DataNames.empty() ? "" : " || !kfit_data") +
@@ -392,15 +554,41 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
   }
   S += "    blocks = " + P + "blocks(" + Args + ");\n";
   S += "    threads = " + P + "threads(" + Args + ");\n";
+  if (NeedActive) {
+    S += "    {\n      int64_t e[3], b[3];\n      double x;\n"
+         "      int ok = 1;\n";
+    for (int Dm = 0; Dm < 3; ++Dm) {
+      std::string DS = std::to_string(Dm);
+      S += "      x = " + P + "extent_" + BlockNames[Dm] + "(" + Args +
+           ");\n      if (isnan(x))\n        ok = 0;\n      else\n"
+           "        e[" + DS + "] = (int64_t)x;\n";
+      S += "      b[" + DS + "] = " +
+           (BlockVar[Dm] >= 0 ? std::string(BlockNames[Dm]) : "1") + ";\n";
+    }
+    S += "      if (ok)\n        active = " + P + "active_warps(e, b);\n"
+         "    }\n";
+  }
   for (size_t V = 0; V < Vars.size(); ++V)
     S += "    (void)" + Vars[V] + ";\n";
   S += "  }\n";
   S += "  for (k = 0; k < " + std::to_string(Quantities.size()) +
        "; ++k)\n    if (isnan(q[k]))\n      return NAN;\n";
   S += "  if (isnan(blocks) || isnan(threads))\n    return NAN;\n";
+  S += "  warps = blocks * ceil(threads / 32);\n";
+  if (NeedActive)
+    S += "  if (isnan(active))\n    return NAN;\n";
+  for (size_t K = 0; K < Quantities.size(); ++K) {
+    const FittedQuantity &Q = Quantities[K];
+    if (Q.IsConstant || Q.Scale == QuantityScale::Total)
+      continue;
+    S += "  q[" + std::to_string(K) + "] = q[" + std::to_string(K) + "] * " +
+         (Q.Scale == QuantityScale::PerWarp ? "warps" : "active");
+    if (Q.Scale == QuantityScale::PerActiveWarp && Q.IdleWarp != 0)
+      S += " + " + hexDouble(Q.IdleWarp) + " * (warps - active)";
+    S += "; /* " + Q.Name + " was fitted " + describe(Q.Scale) + " */\n";
+  }
   // Quantity indices in quantityNames() order.
-  S += R"C(  warps = blocks * ceil(threads / 32);
-  /* Each access kind (load, store, atomic) is coalesced when it averages at
+  S += R"C(  /* Each access kind (load, store, atomic) is coalesced when it averages at
    * most 4 sectors per request: then one 128-byte transaction per 4 sectors;
    * else uncoalesced, one transaction per sector. */
   for (k = 0; k < 3; ++k) {
@@ -487,7 +675,13 @@ std::string KernelFit::json() const {
     S += ", \"constant\": " + std::string(Q.IsConstant ? "true" : "false");
     S += ", \"exact\": " + std::string(Q.exact() ? "true" : "false");
     S += ", \"residual\": " + jsonNumber(Q.residual());
-    S += ", \"held_out\": " + jsonNumber(Q.heldOut()) + "}";
+    S += ", \"held_out\": " + jsonNumber(Q.heldOut());
+    S += ", \"scale\": " + jsonString(describe(Q.Scale));
+    if (Q.IdleWarp != 0)
+      S += ", \"idle_warp\": " + jsonNumber(Q.IdleWarp);
+    if (!std::isnan(Q.TotalHeldOut))
+      S += ", \"total_held_out\": " + jsonNumber(Q.TotalHeldOut);
+    S += "}";
   }
   S += ",\n    {\"name\": \"blocks\", \"form\": " + jsonString(Blocks->str()) +
        ", \"degrees\": \"computed\", \"constant\": false, \"exact\": true, "
@@ -564,6 +758,34 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
   }
   Fit.Blocks = std::make_shared<Formula>(std::move(*Blocks));
   Fit.Threads = std::make_shared<Formula>(std::move(*Threads));
+  // The data extents the grid covers: ceildiv(E, b) per dimension.
+  {
+    std::shared_ptr<Formula> Ext[3];
+    bool AllKnown = true;
+    for (int D = 0; D < 3 && AllKnown; ++D) {
+      const Expr *G = Spec->Grid[size_t(D)].get();
+      std::string Text;
+      if (!G || (G->K == Expr::Kind::Literal && G->Value == 1))
+        Text = Spec->FreeDims[size_t(D)] ? BlockNames[D] : "1";
+      else if (G->K == Expr::Kind::Call && G->F == Expr::Callee::CeilDiv &&
+               G->Args.size() == 2 && G->Args[1]->K == Expr::Kind::BlockDim &&
+               G->Args[1]->Value == D && Spec->FreeDims[size_t(D)])
+        Text = printExpr(*G->Args[0], *Spec);
+      else {
+        AllKnown = false;
+        break;
+      }
+      std::string ExtErr;
+      std::optional<Formula> F = Formula::parse(Text, Fit.Vars, ExtErr);
+      if (!F)
+        AllKnown = false;
+      else
+        Ext[D] = std::make_shared<Formula>(std::move(*F));
+    }
+    if (AllKnown)
+      for (int D = 0; D < 3; ++D)
+        Fit.Extents[D] = Ext[D];
+  }
 
   // The usable samples and their variables.
   std::vector<const profiledb::SampleRow *> Used;
@@ -605,6 +827,26 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
     return false;
   }
 
+  // The exact counts the totals may be divided by: warps launched, and
+  // warps with a thread inside the data (0 where unknown).
+  std::vector<double> WarpsOf, ActiveOf;
+  for (size_t R = 0; R < Used.size(); ++R) {
+    double B = Fit.Blocks->evaluateAsC(X[R].data());
+    double T = Fit.Threads->evaluateAsC(X[R].data());
+    double W = B * std::ceil(T / 32);
+    WarpsOf.push_back(std::isfinite(W) ? W : 0.0);
+    double A = Fit.activeWarps(X[R]);
+    ActiveOf.push_back(std::isfinite(A) ? A : 0.0);
+  }
+  auto AllPositive = [](const std::vector<double> &V) {
+    return std::all_of(V.begin(), V.end(), [](double D) { return D > 0; });
+  };
+  bool CanPerWarp = AllPositive(WarpsOf);
+  bool CanPerActive = Fit.Extents[0] && AllPositive(ActiveOf);
+  bool HasIdle = false;
+  for (size_t R = 0; R < Used.size(); ++R)
+    HasIdle |= WarpsOf[R] > ActiveOf[R];
+
   std::set<std::string> SeenWarnings;
   for (const std::string &Name : KernelFit::quantityNames()) {
     if (std::find(Fit.Vars.begin(), Fit.Vars.end(), Name) != Fit.Vars.end()) {
@@ -622,31 +864,130 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       Fit.Quantities.push_back(std::move(Q));
       continue;
     }
-    std::vector<std::string> Columns = Fit.Vars;
-    Columns.push_back(Name);
-    std::vector<std::vector<double>> Rows;
-    for (size_t R = 0; R < Used.size(); ++R) {
-      std::vector<double> Row(X[R].begin(), X[R].end());
-      Row.push_back(Y[R]);
-      Rows.push_back(std::move(Row));
-    }
-    DataTable T = DataTable::fromColumns(Columns, Rows);
-    std::vector<std::string> Warnings;
-    std::optional<FitProblem> P =
-        makeProblem(T, Name, Fit.Vars, Options.Fit, Warnings, Err);
-    for (const std::string &W : Warnings)
-      if (SeenWarnings.insert(W).second)
-        Fit.Warnings.push_back(W);
-    if (!P) {
+    // Fits (Y - Idle * idle warps) / Count (null Count: the total itself).
+    auto FitScaled = [&](const std::vector<double> *Count, FitReport &Out,
+                         std::string &Why, double Idle = 0,
+                         const std::vector<bool> *Keep = nullptr) {
+      std::vector<std::string> Columns = Fit.Vars;
+      Columns.push_back(Name);
+      std::vector<std::vector<double>> Rows;
+      for (size_t R = 0; R < Used.size(); ++R) {
+        if (Keep && !(*Keep)[R])
+          continue;
+        std::vector<double> Row(X[R].begin(), X[R].end());
+        Row.push_back(Count ? (Y[R] - Idle * (WarpsOf[R] - ActiveOf[R])) /
+                                  (*Count)[R]
+                            : Y[R]);
+        Rows.push_back(std::move(Row));
+      }
+      DataTable T = DataTable::fromColumns(Columns, Rows);
+      std::vector<std::string> Warnings;
+      std::optional<FitProblem> P =
+          makeProblem(T, Name, Fit.Vars, Options.Fit, Warnings, Why);
+      for (const std::string &W : Warnings)
+        if (!Keep && SeenWarnings.insert(W).second)
+          Fit.Warnings.push_back(W);
+      if (!P)
+        return false;
+      P->File = Kernel.Name;
+      Out = fitQuantity(*P, Options.Fit);
+      Why = Out.Error;
+      return Out.ok();
+    };
+    if (!FitScaled(nullptr, Q.Report, Err)) {
       Error = Who + ": cannot fit '" + Name + "': " + Err;
       return false;
     }
-    P->File = Kernel.Name;
-    Q.Report = fitQuantity(*P, Options.Fit);
-    if (!Q.Report.ok()) {
-      Error = Who + ": cannot fit '" + Name + "': " + Q.Report.Error;
-      return false;
+    // Warps with no thread inside the data still run a few instructions:
+    // Y = F * active + Idle * (warps - active). From the fit R of Y /
+    // active, or better from F fitted on the samples without idle warps
+    // alone, estimate Idle by least squares (relative weights) on the
+    // samples with idle warps, refit F on all, up to 4 times; an integer
+    // quantity has an integer Idle. R and Idle change only when the held-out
+    // error drops.
+    bool IntegerY = std::all_of(Y.begin(), Y.end(),
+                                [](double V) { return V == std::floor(V); });
+    auto fitIdle = [&](FitReport &R, double &Idle, auto &Refit) {
+      double Cur = 0;
+      std::vector<bool> NoIdle;
+      size_t Clean = 0;
+      for (size_t I = 0; I < Used.size(); ++I) {
+        NoIdle.push_back(!(WarpsOf[I] > ActiveOf[I]));
+        Clean += NoIdle.back();
+      }
+      FitReport Base;
+      std::string BaseWhy;
+      const FitReport *From = &R;
+      if (Clean >= Options.MinSamples &&
+          Refit(&ActiveOf, Base, BaseWhy, 0.0, &NoIdle))
+        From = &Base;
+      for (int Round = 0; Round < 4; ++Round) {
+        const FitReport &Cf = Round == 0 ? *From : R;
+        std::vector<int64_t> Sub;
+        double Num = 0, Den = 0;
+        for (size_t I = 0; I < Used.size(); ++I) {
+          double IdleW = WarpsOf[I] - ActiveOf[I];
+          if (!(IdleW > 0) || !(Y[I] != 0))
+            continue;
+          Sub.clear();
+          for (const std::string &V : Cf.Model.Vars)
+            Sub.push_back(X[I][size_t(std::find(Fit.Vars.begin(),
+                                                Fit.Vars.end(), V) -
+                                      Fit.Vars.begin())]);
+          double F = Cf.Model.evaluate(Sub.data());
+          if (!std::isfinite(F))
+            continue;
+          double Wt = 1 / (Y[I] * Y[I]);
+          Num += Wt * IdleW * (Y[I] - F * ActiveOf[I]);
+          Den += Wt * IdleW * IdleW;
+        }
+        if (!(Den > 0))
+          return;
+        double C = std::max(0.0, Num / Den);
+        if (IntegerY)
+          C = std::round(C);
+        if (C == Cur)
+          return;
+        FitReport Next;
+        std::string Why;
+        if (!Refit(&ActiveOf, Next, Why, C) || !(Next.HeldOut < R.HeldOut))
+          return;
+        R = std::move(Next);
+        Idle = Cur = C;
+      }
+    };
+    // A launch total may fit better per warp: the counts are exact, and
+    // dividing by them removes the blocks that overhang the data and the
+    // idle warps. The scale of least held-out error (the fit's error on the
+    // largest data sizes: we extrapolate) wins by a margin; an exact total
+    // stays. Registers and shared memory are per thread and per block.
+    bool PerLaunch =
+        Name != "registers_per_thread" && Name != "shared_per_block";
+    double TotalHeldOut = Q.Report.HeldOut;
+    for (QuantityScale Sc :
+         {QuantityScale::PerActiveWarp, QuantityScale::PerWarp}) {
+      if (!PerLaunch || Q.Report.Model.exact())
+        break;
+      const std::vector<double> *Count =
+          Sc == QuantityScale::PerWarp ? &WarpsOf : &ActiveOf;
+      if (Sc == QuantityScale::PerWarp ? !CanPerWarp : !CanPerActive)
+        continue;
+      FitReport R;
+      std::string Why;
+      if (!FitScaled(Count, R, Why))
+        continue;
+      double Idle = 0;
+      if (Sc == QuantityScale::PerActiveWarp && HasIdle && !R.Model.exact())
+        fitIdle(R, Idle, FitScaled);
+      if (R.HeldOut < 0.8 * Q.Report.HeldOut ||
+          (R.Model.exact() && !(Q.Report.HeldOut <= R.HeldOut))) {
+        Q.Report = std::move(R);
+        Q.Scale = Sc;
+        Q.IdleWarp = Idle;
+      }
     }
+    if (Q.Scale != QuantityScale::Total)
+      Q.TotalHeldOut = TotalHeldOut;
     Fit.Quantities.push_back(std::move(Q));
   }
 

@@ -11,6 +11,10 @@
 /// docs/models.md ("From metrics to inputs"). Fitting the raw totals rather
 /// than the model's inputs keeps the fits smooth: whether an access kind
 /// counts as coalesced can flip between block shapes, its totals do not.
+/// A total may be fitted per warp (launched, or with a thread inside the
+/// data) and multiplied back by the exact count: that removes the ceil
+/// effects of blocks overhanging the data; the scale of least held-out
+/// error is kept (QuantityScale).
 ///
 /// A KernelFit predicts in C++ (predictNs) exactly what its emitted C
 /// (emitC) computes, reports how well each quantity fits, and how well the
@@ -26,6 +30,7 @@
 #include "klaraptor/fitting/Formula.h"
 #include "klaraptor/mwp_cwp.h"
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -46,6 +51,19 @@ struct KernelFitOptions {
   fitting::FitOptions Fit;
 };
 
+/// What a fitted function measures: the quantity itself, or the quantity
+/// per warp the program computes exactly from the pragma (the fit is
+/// multiplied back at evaluation).
+enum class QuantityScale {
+  Total,        ///< the whole launch's total
+  PerWarp,      ///< per launched warp: blocks * ceil(threads / 32)
+  PerActiveWarp ///< per warp with a thread inside the data (KernelFit::
+                ///< activeWarps)
+};
+
+/// "total", "per warp", "per active warp".
+const char *describe(QuantityScale S);
+
 /// One fitted quantity of a kernel.
 struct FittedQuantity {
   /// The metric key (docs/metrics.md) or `registers_per_thread` /
@@ -54,15 +72,26 @@ struct FittedQuantity {
   /// Every sample had the same value: no fit, the value is Constant.
   bool IsConstant = false;
   double Constant = 0;
-  /// The fit (when not constant).
+  /// The fit (when not constant) of the quantity divided by Scale's count.
   fitting::FitReport Report;
+  QuantityScale Scale = QuantityScale::Total;
+  /// With PerActiveWarp, the value of each idle warp (one with no thread
+  /// inside the data: it computes its index, tests it and exits): the total
+  /// is F * active_warps + IdleWarp * (warps - active_warps).
+  double IdleWarp = 0;
+  /// The held-out error of the total's own fit when another scale was chosen
+  /// (NaN when the total was chosen or not fitted).
+  double TotalHeldOut = NAN;
   /// Whether the quantity is known exactly (constant or exact fit).
   bool exact() const { return IsConstant || Report.Model.exact(); }
-  /// RMS relative residual on the training samples (0 for a constant).
+  /// RMS relative residual on the training samples (0 for a constant), of
+  /// the fitted function (with a per-warp Scale, of the total divided by
+  /// the count: an upper bound of the total's relative error).
   double residual() const;
   /// RMS relative error on the held-out samples (0 for a constant).
   double heldOut() const;
-  /// The function as text, e.g. "(3*N*bx + 16*N) / (8*bx)".
+  /// The function as text, e.g. "(3*N*bx + 16*N) / (8*bx)"; with a scale
+  /// other than Total, "(F) * warps" or "(F) * active_warps".
   std::string form() const;
   /// Numerator/denominator degree bounds, e.g. "N=1,bx=1/bx=1"; "const".
   std::string degrees() const;
@@ -95,6 +124,11 @@ public:
   std::vector<FittedQuantity> Quantities;
   /// Computed exactly from the spec.
   std::shared_ptr<fitting::Formula> Blocks, Threads;
+  /// Per block dimension, the data extent its grid formula covers
+  /// (`ceildiv(E, bx)` gives E; a grid of 1 gives the block dim, or 1 when
+  /// the dim is not free); all null when some grid formula has another form,
+  /// and then no quantity is fitted per active warp.
+  std::shared_ptr<fitting::Formula> Extents[3];
   /// The MWP-CWP parameters of Device.
   klaraptor_mwp_cwp_hw Hw{};
   unsigned SamplesUsed = 0, SamplesFailed = 0;
@@ -118,6 +152,14 @@ public:
   /// docs/models.md applied to the fitted metrics); false as predictNs.
   bool inputs(const profiledb::DataTuple &Data, const uint32_t Block[3],
               klaraptor_mwp_cwp_inputs &In, std::string &Why) const;
+
+  /// The warps of a launch with a thread inside the data: the threads of a
+  /// block with linear index x + bx*(y + by*z) form warps of 32, and a
+  /// thread is inside when its global index is below the extent in each
+  /// dimension (the guard `if (i >= N) return;` of a kernel whose grid is
+  /// ceildiv(N, bx)). Computed with the integer loop the emitted C runs;
+  /// NaN when there are no Extents or they cannot be evaluated.
+  double activeWarps(const std::vector<int64_t> &X) const;
 
   /// The values of Vars for a launch; false with \p Why as predictNs.
   bool variables(const profiledb::DataTuple &Data, const uint32_t Block[3],

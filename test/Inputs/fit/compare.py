@@ -20,10 +20,13 @@ def main():
         del args[i:i + 2]
     harness, evals = {}, {}
     for line in open(args[0]):
-        if line.startswith("N="):
-            point, rest = line.split(": ")
-            prog, direct = rest.split()
-            harness[point] = (prog, direct)
+        # "<point>: <program> <direct>" lines; a point names variables.
+        if ": " not in line:
+            continue
+        point, rest = line.split(": ", 1)
+        fields = rest.split()
+        if "=" in point and " " not in point and len(fields) == 2:
+            harness[point] = (fields[0], fields[1])
     for line in open(args[1]):
         name, rest = line.split(" ", 1)
         point, value = rest.split(": ")

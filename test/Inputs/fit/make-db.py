@@ -13,7 +13,16 @@ per sample (warps = N/32 here):
   global_store_requests = N/32,  global_store_sectors = N    (uncoalesced)
   inst_barrier          = N/bx
   registers 16, shared_bytes 4*bx
-plus one failed sample. few: the same kernel with 3 samples. empty: no
+plus one failed sample. ceil: kernel _Z4gridPfii (data R, C, free bx, by,
+grid ceildiv(C, bx), ceildiv(R, by); a thread works when its row < R and
+its column < C); sizes that blocks overhang, so the totals have ceil
+effects, but per warp they follow known formulas (active = warps with a
+working thread, counted by enumerating the threads; idle = warps - active):
+  inst_executed         = (2*C + 30) * active + 9 * idle
+  global_load_requests  = 2 * active,  global_load_sectors  = 8 * active
+  global_store_requests = active,      global_store_sectors = 4 * active
+  registers 20, shared 0.
+few: the same kernel with 3 samples. empty: no
 kernels. nodevice: saxpy with an empty `device` meta value. mixed: saxpy and
 a second kernel, _Z4tinyPfi (data N, free bx), with 2 samples only.
 """
@@ -93,11 +102,99 @@ def saxpy_metrics(n, bx):
     }
 
 
+GRID_NAME = "_Z4gridPfii"
+GRID_SPEC = """klaraptor v1
+kernel grid
+loc grid.cu:5:9
+param 1 r i32
+param 2 c i32
+data R $1
+data C $2
+block bx by
+grid ceildiv(C, bx)
+grid ceildiv(R, by)
+grid 1
+candidates pow2
+"""
+
+
+def active_warps(r, c, bx, by):
+    """Warps (of 32 consecutive threads x + bx*y of a block) with a thread
+    whose global row is < r and column < c, by enumerating the threads."""
+    gx, gy = -(-c // bx), -(-r // by)
+    total = 0
+    for ix in range(gx):
+        for iy in range(gy):
+            warps = set()
+            for y in range(by):
+                if iy * by + y >= r:
+                    break
+                for x in range(bx):
+                    if ix * bx + x >= c:
+                        break
+                    warps.add((x + bx * y) // 32)
+            total += len(warps)
+    return total
+
+
+def grid_metrics(r, c, bx, by):
+    blocks = -(-c // bx) * -(-r // by)
+    warps = blocks * -(-(bx * by) // 32)
+    active = active_warps(r, c, bx, by)
+    idle = warps - active
+    return {
+        "inst_executed": (2 * c + 30) * active + 9 * idle,
+        "global_load_requests": 2 * active,
+        "global_load_sectors": 8 * active,
+        "global_store_requests": active,
+        "global_store_sectors": 4 * active,
+        "global_atomic_requests": 0,
+        "global_atomic_sectors": 0,
+        "inst_barrier": 0,
+        "blocks_launched": blocks,
+        "threads_per_block": bx * by,
+        "warps_launched": warps,
+        "registers_per_thread": 20,
+        "static_shared_bytes": 0,
+        "dynamic_shared_bytes_per_block": 0,
+    }
+
+
+def write_grid(db):
+    db.execute("INSERT INTO runs (command_line, sizes, status) "
+               "VALUES ('synthetic', '{}', 'ok')")
+    db.execute("INSERT INTO kernels (name, spec, spec_hash) VALUES (?,?,?)",
+               (GRID_NAME, GRID_SPEC, fnv1a(GRID_SPEC)))
+    shapes = [(bx, by) for bx in [1, 2, 4, 8, 16, 32, 64, 128]
+              for by in [1, 2, 4, 8, 16, 32] if 32 <= bx * by <= 256]
+    for r, c in [(20, 36), (30, 50), (44, 70), (60, 100), (90, 150),
+                 (130, 200)]:
+        data = json.dumps({"R": r, "C": c}, separators=(",", ":"))
+        cur = db.execute(
+            "INSERT INTO launches (run_id, kernel_id, data, grid_x, grid_y,"
+            " grid_z, block_x, block_y, block_z) "
+            "VALUES (1, 1, ?, ?, ?, 1, 32, 8, 1)",
+            (data, -(-c // 32), -(-r // 8)))
+        launch = cur.lastrowid
+        for bx, by in shapes:
+            m = grid_metrics(r, c, bx, by)
+            t = 1500 + m["inst_executed"] / 50.0
+            cur = db.execute(
+                "INSERT INTO samples (launch_id, block_x, block_y, block_z,"
+                " grid_x, grid_y, grid_z, registers, shared_bytes, time_ns,"
+                " status) VALUES (?, ?, ?, 1, ?, ?, 1, 20, 0, ?, 'ok')",
+                (launch, bx, by, -(-c // bx), -(-r // by), t))
+            for key, v in m.items():
+                db.execute("INSERT INTO metrics VALUES (?, ?, ?)",
+                           (cur.lastrowid, key, float(v)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--kind", default="saxpy",
-                    choices=["saxpy", "few", "empty", "nodevice", "mixed"])
+                    choices=["saxpy", "few", "empty", "nodevice", "mixed",
+                             "ceil"])
     ap.add_argument("--device", default="h100-sxm")
     a = ap.parse_args()
     if os.path.exists(a.out):
@@ -108,7 +205,9 @@ def main():
     for k, v in [("schema_version", "1"), ("klaraptor_version", "test"),
                  ("device", device), ("backend", "emu")]:
         db.execute("INSERT INTO meta VALUES (?, ?)", (k, v))
-    if a.kind != "empty":  # saxpy, few, nodevice, mixed
+    if a.kind == "ceil":
+        write_grid(db)
+    elif a.kind != "empty":  # saxpy, few, nodevice, mixed
         db.execute("INSERT INTO runs (command_line, sizes, status) "
                    "VALUES ('synthetic', '{}', 'ok')")
         db.execute("INSERT INTO kernels (name, spec, spec_hash) VALUES (?,?,?)",

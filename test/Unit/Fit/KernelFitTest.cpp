@@ -246,3 +246,95 @@ TEST(KernelFitErrors, BadSpecAndDevice) {
 }
 
 } // namespace
+
+// The grid's data extents come from the ceildiv formulas, and activeWarps
+// counts, for any data and block shape, the warps with a thread inside the
+// data as enumerating every thread of the grid does.
+TEST_F(KernelFitTest, CountsActiveWarps) {
+  ASSERT_TRUE(Fit.Extents[0] && Fit.Extents[1] && Fit.Extents[2]);
+  EXPECT_EQ(Fit.Extents[0]->str(), "C");
+  EXPECT_EQ(Fit.Extents[1]->str(), "R");
+  EXPECT_EQ(Fit.Extents[2]->str(), "1");
+  auto Enumerate = [](int64_t R, int64_t C, int64_t Bx, int64_t By) {
+    int64_t Warps = (Bx * By + 31) / 32, Total = 0;
+    for (int64_t IX = 0; IX < (C + Bx - 1) / Bx; ++IX)
+      for (int64_t IY = 0; IY < (R + By - 1) / By; ++IY) {
+        std::vector<bool> Seen(size_t(Warps), false);
+        for (int64_t Y = 0; Y < By; ++Y)
+          for (int64_t X = 0; X < Bx; ++X)
+            if (IY * By + Y < R && IX * Bx + X < C)
+              Seen[size_t((X + Bx * Y) / 32)] = true;
+        for (bool S : Seen)
+          Total += S;
+      }
+    return double(Total);
+  };
+  const int64_t Sizes[][2] = {{1, 1}, {7, 33}, {64, 64}, {100, 37}, {257, 3}};
+  const int64_t Shapes[][2] = {{1, 32},  {3, 5},   {32, 1},  {8, 8},
+                               {16, 16}, {64, 2},  {6, 11},  {1024, 1},
+                               {1, 1024}, {40, 3}, {128, 8}};
+  for (const auto &S : Sizes)
+    for (const auto &B : Shapes) {
+      std::vector<int64_t> X = {S[0], S[1], B[0], B[1]};
+      EXPECT_EQ(Fit.activeWarps(X), Enumerate(S[0], S[1], B[0], B[1]))
+          << "R=" << S[0] << " C=" << S[1] << " bx=" << B[0]
+          << " by=" << B[1];
+    }
+  EXPECT_EQ(Fit.activeWarps({0, 5, 32, 1}), 0);
+  EXPECT_TRUE(std::isnan(Fit.activeWarps({5, 5, 0, 1})));
+  EXPECT_TRUE(std::isnan(Fit.activeWarps({5, 5})));
+}
+
+// Totals with ceil effects: per active warp they are exact, and the fit
+// takes that scale (the idle warps' instructions found), where fitting the
+// totals is not exact.
+TEST(KernelFitScales, FitsPerActiveWarp) {
+  KernelFit Probe;
+  std::string Error;
+  ASSERT_TRUE(fitKernelSamples(kernel(), samples(), "h100-sxm",
+                               KernelFitOptions(), Probe, Error))
+      << Error;
+  std::vector<profiledb::SampleRow> Rows;
+  for (int64_t R : {20, 30, 44, 60, 90, 130})
+    for (uint32_t Bx : {4u, 8u, 16u, 32u, 64u, 128u})
+      for (uint32_t By : {1u, 2u, 4u, 8u, 16u}) {
+        if (Bx * By < 64 || Bx * By > 512)
+          continue;
+        int64_t C = R + 17;
+        profiledb::SampleRow S = sample(R, C, Bx, By);
+        std::vector<int64_t> X = {R, C, int64_t(Bx), int64_t(By)};
+        double Active = Probe.activeWarps(X);
+        double Warps = double((C + Bx - 1) / Bx) * double((R + By - 1) / By) *
+                       std::ceil(double(Bx * By) / 32);
+        S.Metrics["inst_executed"] = (3 * double(C) + 20) * Active +
+                                     11 * (Warps - Active);
+        S.Metrics["global_load_requests"] = 2 * Active;
+        S.Metrics["global_load_sectors"] = 8 * Active;
+        S.Metrics["global_atomic_requests"] = 0;
+        S.Metrics["global_atomic_sectors"] = 0;
+        Rows.push_back(S);
+      }
+  KernelFit F;
+  ASSERT_TRUE(
+      fitKernelSamples(kernel(), Rows, "h100-sxm", KernelFitOptions(), F, Error))
+      << Error;
+  const FittedQuantity &Inst = F.Quantities[0];
+  ASSERT_EQ(Inst.Name, "inst_executed");
+  EXPECT_EQ(Inst.Scale, QuantityScale::PerActiveWarp) << Inst.form();
+  EXPECT_EQ(Inst.IdleWarp, 11);
+  EXPECT_TRUE(Inst.exact()) << Inst.form();
+  EXPECT_GT(Inst.TotalHeldOut, 1e-3);
+  const FittedQuantity &Sectors = F.Quantities[2];
+  EXPECT_EQ(Sectors.Scale, QuantityScale::PerActiveWarp) << Sectors.form();
+  EXPECT_EQ(Sectors.form(), "(8) * active_warps");
+  // Far outside the samples, the program predicts the known totals.
+  klaraptor_mwp_cwp_inputs In;
+  uint32_t Block[3] = {32, 4, 1};
+  ASSERT_TRUE(F.inputs({{"R", 5000}, {"C", 5017}}, Block, In, Error)) << Error;
+  std::vector<int64_t> X = {5000, 5017, 32, 4};
+  double Active = F.activeWarps(X);
+  double Warps = In.blocks * 4;
+  double Inst5000 = (3 * 5017.0 + 20) * Active + 11 * (Warps - Active);
+  EXPECT_NEAR(In.coal_mem_insts * Warps, 2 * Active, 1e-6 * Active);
+  EXPECT_NEAR(In.comp_insts * Warps, Inst5000 - 2 * Active, 1e-9 * Inst5000);
+}
