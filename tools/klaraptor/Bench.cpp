@@ -525,8 +525,8 @@ int runBench(const Args &A) {
                 "%u of %u >= 0.90\n"
                 "best/requested (the programs' own shapes): geomean %.3f, "
                 "worst %.3f\n"
-                "decision cost (model over every candidate, first launch of "
-                "a size): median %.1f us\n",
+                "decision cost (enumeration and model over every candidate, "
+                "per new data size): median %.1f us\n",
                 S.N, S.Geomean, S.Worst, S.AtLeast90, S.N, SR.Geomean,
                 SR.Worst, MedianDecision / 1e3);
   std::fputs(Sum, stdout);

@@ -46,7 +46,9 @@ typedef struct klaraptor_profile_decision {
   int32_t tuned;                  /**< 1: `chosen` replaced the request */
   klaraptor_candidate chosen;     /**< the launch made */
   double predicted;               /**< the model's prediction for it */
-  double decision_ns;             /**< time the runtime took to decide */
+  double decision_ns;             /**< time the runtime took to decide (the
+                                       one-time device and kernel queries of
+                                       a process's first launch excluded) */
   const char *source;             /**< "model", "cache", "fallback" */
   const char *model;              /**< the model's name, or "" */
 } klaraptor_profile_decision;
