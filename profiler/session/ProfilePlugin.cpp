@@ -15,15 +15,19 @@
 ///   KLARAPTOR_PROFILE_QUIET=1  no progress lines on stderr
 ///
 /// Bench (KLARAPTOR_BENCH=FILE, tune mode): after each new decision the
-/// plug-in estimates every candidate (estimate only, one SM's wave) and
-/// appends one JSON line to FILE: the decision, its cost and every shape's
+/// plug-in times every candidate (emu: the estimate only, one SM's wave;
+/// cupti: CUDA events, no metrics) and appends one JSON line to FILE: the decision, its cost and every shape's
 /// time, which `klaraptor bench` turns into chosen/best ratios.
 ///
-/// Backends: `emu` (the emulated runtime's klaraptor_emu_sweep, found with
-/// dlsym). A program on a real GPU needs the `cupti` backend, which this
-/// build does not have; that is reported once and nothing is recorded.
+/// Backends: `emu` when the process has the emulated runtime (its
+/// klaraptor_emu_sweep, found with dlsym), else `cupti` (a real GPU: CUDA
+/// events and the CUPTI Range Profiler, profiler/backend/CuptiSweep.h).
+/// When the chosen backend cannot run (no driver, no device, no libcupti,
+/// profiling not permitted) that is reported once and nothing is recorded.
+/// A database holds the measurements of one backend and one device.
 //===----------------------------------------------------------------------===//
 #include "Backend.h"
+#include "CuptiSweep.h"
 #include "ProfileDb.h"
 #include "klaraptor/klaraptor_profile.h"
 
@@ -101,17 +105,29 @@ std::string ownCommandLine() {
 }
 
 struct Backend {
-  SweepFn Sweep = nullptr;
+  SweepFn Sweep = nullptr; ///< the emu backend's; null for cupti
+  bool Cupti = false;
   std::string Device;
-  bool find(std::string &Error) {
+  /// "emu" or "cupti".
+  const char *name() const { return Cupti ? "cupti" : "emu"; }
+  /// The record key of a shape's time: the emulator's estimate, or the
+  /// median of the CUDA-event timings.
+  const char *timeKey() const { return Cupti ? "gpu_time_ns" : "estimated_ns"; }
+  /// \p TimeOnly: the caller needs times only (KLARAPTOR_BENCH).
+  bool find(bool TimeOnly, std::string &Error) {
     Sweep = reinterpret_cast<SweepFn>(::dlsym(RTLD_DEFAULT,
                                               "klaraptor_emu_sweep"));
     if (!Sweep) {
-      Error = "the program runs on the CUDA runtime of a real GPU, and this "
-              "build has no 'cupti' profiler backend yet; build the program "
-              "with 'klaraptor-clang++ --klaraptor-emulate' to profile it on "
-              "the emulator";
-      return false;
+      Cupti = true;
+      std::string Why;
+      if (!profiler::cupti::cuptiReady(TimeOnly, Device, Why)) {
+        Error = "the program runs on the CUDA runtime, and the 'cupti' "
+                "profiler backend cannot run: " + Why +
+                " (a program built with 'klaraptor-clang++ "
+                "--klaraptor-emulate' is profiled on the emulator)";
+        return false;
+      }
+      return true;
     }
     auto Dev = reinterpret_cast<DeviceFn>(
         ::dlsym(RTLD_DEFAULT, "klaraptor_emu_device_profile"));
@@ -170,6 +186,12 @@ bool runSweep(Backend &B, const klaraptor_profile_launch &L,
              std::string(kernelName(L)) + "(" + dataText(L) + ")", Progress};
   char Why[512] = "";
   const void *Fn = L.cu_function ? L.cu_function : L.host_handle;
+  if (B.Cupti)
+    return profiler::cupti::cuptiSweep(
+               Fn, L.cu_function != nullptr, L.args, L.shared_mem, L.stream,
+               Shapes.data(), N,
+               (Flags & EstimateOnly) ? profiler::cupti::SweepTimeOnly : 0,
+               onShape, &C, Error) == 0;
   if (B.Sweep(Fn, L.args, L.shared_mem, Shapes.data(), N, Flags, onShape, &C,
               Why, sizeof(Why)) != 0) {
     Error = Why;
@@ -230,11 +252,11 @@ bool Session::start() {
     return false;
   };
   std::string Error;
-  if (!B.find(Error))
+  if (!B.find(false, Error))
     return Fail(Error);
   const char *Path = std::getenv("KLARAPTOR_PROFILE_DB");
   std::string DbPath = Path && *Path ? Path : "klaraptor-profile.db";
-  profiledb::MetaInfo Meta{KLARAPTOR_VERSION, B.Device, "emu"};
+  profiledb::MetaInfo Meta{KLARAPTOR_VERSION, B.Device, B.name()};
   Db = profiledb::ProfileDb::open(DbPath, Meta, Error);
   if (!Db)
     return Fail(Error);
@@ -244,15 +266,16 @@ bool Session::start() {
       return Fail(Error);
   } else if (Have != B.Device) {
     return Fail(DbPath + " holds measurements of device '" + Have +
-                "', and this run is on '" + B.Device +
-                "'; use another --db (or KLARAPTOR_EMU_DEVICE=" + Have + ")");
+                "', and this run is on '" + B.Device + "'; use another --db" +
+                (B.Cupti ? std::string()
+                         : " (or KLARAPTOR_EMU_DEVICE=" + Have + ")"));
   }
   std::string Backend = Db->meta("backend");
-  if (Backend.empty() && !Db->setMeta("backend", "emu", Error))
+  if (Backend.empty() && !Db->setMeta("backend", B.name(), Error))
     return Fail(Error);
-  if (!Backend.empty() && Backend != "emu")
+  if (!Backend.empty() && Backend != B.name())
     return Fail(DbPath + " holds measurements of the '" + Backend +
-                "' backend, and this run uses 'emu'");
+                "' backend, and this run uses '" + B.name() + "'");
   if (const char *R = std::getenv("KLARAPTOR_PROFILE_RUN")) {
     char *End = nullptr;
     long long V = std::strtoll(R, &End, 10);
@@ -328,10 +351,14 @@ int Session::onLaunch(const klaraptor_profile_launch &L) {
       S.Registers = int64_t(Rec.get("registers_per_thread"));
       S.SharedBytes = int64_t(Rec.get("static_shared_bytes") +
                               Rec.get("dynamic_shared_bytes_per_block"));
-      S.TimeNs = Rec.get("estimated_ns", NAN);
+      S.TimeNs = Rec.get(B.timeKey(), NAN);
       if (std::isnan(S.TimeNs)) {
         S.TimeNs = 0;
         S.Status = "no time estimate: " + R.Message;
+        ++Failed;
+      } else if (B.Cupti && !R.Message.empty()) {
+        // Timed, but the Range Profiler failed for this shape.
+        S.Status = R.Message;
         ++Failed;
       }
       S.Metrics = Rec.Values;
@@ -363,7 +390,7 @@ bool Session::startBench() {
   BenchStarted = true;
   std::string Error;
   const char *Path = std::getenv("KLARAPTOR_BENCH");
-  if (!B.find(Error)) {
+  if (!B.find(true, Error)) {
     BenchBroken = true;
     say("error: KLARAPTOR_BENCH: %s", Error.c_str());
     return false;
@@ -441,7 +468,7 @@ int Session::onDecision(const klaraptor_profile_launch &L,
     J += I ? "," : "";
     J += "{\"grid\":" + dims(&Shapes[6 * I]) +
          ",\"block\":" + dims(&Shapes[6 * I + 3]) + ",\"ns\":" +
-         (R.Ok ? number(R.Record.get("estimated_ns", NAN)) : "null");
+         (R.Ok ? number(R.Record.get(B.timeKey(), NAN)) : "null");
     if (!R.Message.empty()) {
       J += ",\"error\":";
       profiler::appendJsonString(J, R.Message);
