@@ -48,6 +48,11 @@ int runReport(const Args &A);
 /// The usage text of report.
 const char *reportUsage();
 
+/// `klaraptor device probe [--out FILE] [--base PROFILE] [--quick]`
+int runDevice(const Args &A);
+/// The usage text of device.
+const char *deviceUsage();
+
 /// Prints `klaraptor: error: MESSAGE` to stderr.
 void error(const std::string &Message);
 /// Prints `klaraptor: warning: MESSAGE` to stderr.

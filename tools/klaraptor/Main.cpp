@@ -50,6 +50,8 @@ const Command Commands[] = {
      runFit},
     {"report", "how well the fitted models predict a profile database's times",
      runReport},
+    {"device", "'device probe': measure this GPU into a device profile",
+     runDevice},
 };
 
 void printHelp(std::FILE *Out) {
