@@ -41,8 +41,10 @@ step "3. klaraptor fit --db gemm.db --out models"
 step "4. klaraptor-clang++ --klaraptor-emulate --klaraptor-models models -O2 examples/gemm/gemm.cu -o gemm-tuned"
 "$cxx" --klaraptor-emulate --klaraptor-models models -O2 "$src" -I"$root/examples" -o gemm-tuned
 
-step "5. ./gemm-tuned 200 200 200 300 300 300   (sizes never profiled; checked against the CPU)"
-KLARAPTOR_LOG=decisions.jsonl ./gemm-tuned 200 200 200 300 300 300
+step "5. ./gemm-tuned 200 200 200; ./gemm-tuned 320 320 320   (sizes never profiled; checked against the CPU)"
+echo "   (profiled with NI = NJ = NK, so the fit holds for square products: klaraptor fit said so)"
+KLARAPTOR_LOG=decisions.jsonl ./gemm-tuned 200 200 200
+KLARAPTOR_LOG=decisions.jsonl ./gemm-tuned 320 320 320
 echo "   the runtime's decisions (KLARAPTOR_LOG):"
 python3 - decisions.jsonl <<'PY'
 import json, sys

@@ -818,6 +818,22 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
                            " samples ran a grid other than the pragma's "
                            "formula gives; blocks are computed from the "
                            "formula");
+  // Data parameters that never varied independently of another one cannot
+  // be told apart: the fit uses one of them for both, which extrapolates
+  // wrongly to launches where they differ.
+  for (size_t I = 0; I < Fit.DataNames.size(); ++I)
+    for (size_t J = I + 1; J < Fit.DataNames.size(); ++J) {
+      bool Same = !X.empty();
+      for (const std::vector<int64_t> &Row : X)
+        Same = Same && Row[I] == Row[J];
+      if (Same)
+        Fit.Warnings.push_back(
+            Fit.DataNames[J] + " equals " + Fit.DataNames[I] +
+            " in every sample, so the fit cannot tell them apart; its "
+            "predictions hold for launches where they are equal (profile "
+            "them with independent sizes, e.g. --sizes " +
+            Fit.DataNames[I] + "=... --sizes " + Fit.DataNames[J] + "=...)");
+    }
   Fit.SamplesUsed = unsigned(Used.size());
   if (Used.size() < Options.MinSamples) {
     Error = Who + ": too few samples to fit: " + std::to_string(Used.size()) +
