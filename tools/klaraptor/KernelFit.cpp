@@ -14,10 +14,13 @@
 #include "klaraptor/model/PerformanceModel.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <set>
+#include <thread>
 
 using namespace klaraptor::fitting;
 
@@ -863,22 +866,33 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
   for (size_t R = 0; R < Used.size(); ++R)
     HasIdle |= WarpsOf[R] > ActiveOf[R];
 
-  std::set<std::string> SeenWarnings;
-  for (const std::string &Name : KernelFit::quantityNames()) {
-    if (std::find(Fit.Vars.begin(), Fit.Vars.end(), Name) != Fit.Vars.end()) {
-      Error = Who + ": data parameter '" + Name + "' has a metric's name";
-      return false;
-    }
+  // The quantities are fitted independently, on as many threads as the
+  // machine has; the results are merged in quantityNames() order, so the
+  // output does not depend on the thread count.
+  struct QuantityResult {
     FittedQuantity Q;
+    std::vector<std::string> Warnings;
+    std::string Error;
+  };
+  const std::vector<std::string> &Names = KernelFit::quantityNames();
+  std::vector<QuantityResult> Results(Names.size());
+  auto FitOne = [&](size_t QI) {
+    const std::string &Name = Names[QI];
+    QuantityResult &Res = Results[QI];
+    if (std::find(Fit.Vars.begin(), Fit.Vars.end(), Name) != Fit.Vars.end()) {
+      Res.Error = Who + ": data parameter '" + Name + "' has a metric's name";
+      return;
+    }
+    FittedQuantity &Q = Res.Q;
     Q.Name = Name;
+    std::string Err;
     std::vector<double> Y;
     for (const profiledb::SampleRow *S : Used)
       Y.push_back(sampleValue(*S, Name));
     if (std::all_of(Y.begin(), Y.end(), [&](double V) { return V == Y[0]; })) {
       Q.IsConstant = true;
       Q.Constant = Y[0];
-      Fit.Quantities.push_back(std::move(Q));
-      continue;
+      return;
     }
     // Fits (Y - Idle * idle warps) / Count (null Count: the total itself).
     auto FitScaled = [&](const std::vector<double> *Count, FitReport &Out,
@@ -900,9 +914,9 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       std::vector<std::string> Warnings;
       std::optional<FitProblem> P =
           makeProblem(T, Name, Fit.Vars, Options.Fit, Warnings, Why);
-      for (const std::string &W : Warnings)
-        if (!Keep && SeenWarnings.insert(W).second)
-          Fit.Warnings.push_back(W);
+      if (!Keep)
+        Res.Warnings.insert(Res.Warnings.end(), Warnings.begin(),
+                            Warnings.end());
       if (!P)
         return false;
       P->File = Kernel.Name;
@@ -911,8 +925,8 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       return Out.ok();
     };
     if (!FitScaled(nullptr, Q.Report, Err)) {
-      Error = Who + ": cannot fit '" + Name + "': " + Err;
-      return false;
+      Res.Error = Who + ": cannot fit '" + Name + "': " + Err;
+      return;
     }
     // Warps with no thread inside the data still run a few instructions:
     // Y = F * active + Idle * (warps - active). From the fit R of Y /
@@ -1004,7 +1018,38 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
     }
     if (Q.Scale != QuantityScale::Total)
       Q.TotalHeldOut = TotalHeldOut;
-    Fit.Quantities.push_back(std::move(Q));
+  };
+  {
+    unsigned Threads = std::max(1u, std::thread::hardware_concurrency());
+    if (const char *T = std::getenv("KLARAPTOR_FIT_THREADS")) {
+      char *End = nullptr;
+      unsigned long V = std::strtoul(T, &End, 10);
+      if (*T && !*End && V >= 1 && V <= 256)
+        Threads = unsigned(V);
+    }
+    Threads = unsigned(std::min<size_t>(Threads, Names.size()));
+    std::atomic<size_t> Next{0};
+    auto Work = [&] {
+      for (size_t I; (I = Next.fetch_add(1)) < Names.size();)
+        FitOne(I);
+    };
+    std::vector<std::thread> Pool;
+    for (unsigned T = 1; T < Threads; ++T)
+      Pool.emplace_back(Work);
+    Work();
+    for (std::thread &T : Pool)
+      T.join();
+  }
+  std::set<std::string> SeenWarnings;
+  for (QuantityResult &R : Results) {
+    if (!R.Error.empty()) {
+      Error = R.Error;
+      return false;
+    }
+    for (const std::string &W : R.Warnings)
+      if (SeenWarnings.insert(W).second)
+        Fit.Warnings.push_back(W);
+    Fit.Quantities.push_back(std::move(R.Q));
   }
 
   // Agreement of the predictions with the measured times.
