@@ -13,6 +13,8 @@
 ///   KLARAPTOR_PROFILE_RUN  the run id `klaraptor profile` created; without
 ///                          it the plug-in records a run of its own
 ///   KLARAPTOR_PROFILE_QUIET=1  no progress lines on stderr
+///   KLARAPTOR_PROFILE_TIMES_ONLY=1  times without metrics (samples that
+///                          `klaraptor fit` cannot use; for comparisons)
 ///
 /// Bench (KLARAPTOR_BENCH=FILE, tune mode): after each new decision the
 /// plug-in times every candidate (emu: the estimate only, one SM's wave;
@@ -330,7 +332,14 @@ int Session::onLaunch(const klaraptor_profile_launch &L) {
     return 0;
   }
   std::vector<ShapeResult> Results;
-  if (!runSweep(B, L, Shapes, 0, !quiet(), Results, Error)) {
+  // KLARAPTOR_PROFILE_TIMES_ONLY=1: times without metrics (emu: the
+  // estimate of one SM's wave, cheap at large sizes; cupti: events only).
+  const char *TimesOnly = std::getenv("KLARAPTOR_PROFILE_TIMES_ONLY");
+  const int Flags =
+      TimesOnly && *TimesOnly && std::strcmp(TimesOnly, "0") != 0
+          ? EstimateOnly
+          : 0;
+  if (!runSweep(B, L, Shapes, Flags, !quiet(), Results, Error)) {
     say("error: %s: %s", What.c_str(), Error.c_str());
     return -1;
   }
