@@ -47,6 +47,7 @@
 #include <set>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #ifndef KLARAPTOR_VERSION
@@ -202,6 +203,24 @@ bool runSweep(Backend &B, const klaraptor_profile_launch &L,
   return true;
 }
 
+/// Writes the meta keys cuda_driver_version and cuda_runtime_version from
+/// the process's CUDA runtime (cudaDriverGetVersion, cudaRuntimeGetVersion,
+/// found with dlsym); a missing function or a failed call leaves its key out.
+void recordCudaVersions(profiledb::ProfileDb &Db) {
+  using VersionFn = int (*)(int *);
+  for (auto [Fn, Key] : {std::pair<const char *, const char *>{
+                             "cudaDriverGetVersion", "cuda_driver_version"},
+                         {"cudaRuntimeGetVersion", "cuda_runtime_version"}}) {
+    auto F = reinterpret_cast<VersionFn>(::dlsym(RTLD_DEFAULT, Fn));
+    int V = 0;
+    std::string Error;
+    if (F && F(&V) == 0 && V > 0)
+      Db.setMeta(Key,
+                 std::to_string(V / 1000) + "." + std::to_string(V % 1000 / 10),
+                 Error);
+  }
+}
+
 class Session {
 public:
   int onLaunch(const klaraptor_profile_launch &L);
@@ -278,6 +297,10 @@ bool Session::start() {
   if (!Backend.empty() && Backend != B.name())
     return Fail(DbPath + " holds measurements of the '" + Backend +
                 "' backend, and this run uses '" + B.name() + "'");
+  // Provenance for `klaraptor dataset export` (docs/dataset.md): the CUDA
+  // driver and runtime versions of a real GPU's measurements, as "13.0".
+  if (B.Cupti)
+    recordCudaVersions(*Db);
   if (const char *R = std::getenv("KLARAPTOR_PROFILE_RUN")) {
     char *End = nullptr;
     long long V = std::strtoll(R, &End, 10);

@@ -53,6 +53,11 @@ int runDevice(const Args &A);
 /// The usage text of device.
 const char *deviceUsage();
 
+/// `klaraptor dataset export|import|bench ...` (docs/dataset.md)
+int runDataset(const Args &A);
+/// The usage text of dataset.
+const char *datasetUsage();
+
 /// Prints `klaraptor: error: MESSAGE` to stderr.
 void error(const std::string &Message);
 /// Prints `klaraptor: warning: MESSAGE` to stderr.

@@ -52,6 +52,9 @@ const Command Commands[] = {
      runReport},
     {"device", "'device probe': measure this GPU into a device profile",
      runDevice},
+    {"dataset", "profile databases as plain-text datasets: export, import, "
+                "bench",
+     runDataset},
 };
 
 void printHelp(std::FILE *Out) {

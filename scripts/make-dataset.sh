@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Makes the validation dataset of docs/dataset.md on a real GPU: every
+# program of examples/bench.manifest, built for the GPU (no
+# --klaraptor-emulate), profiled with `klaraptor profile` (cupti backend:
+# CUDA-event medians and CUPTI metrics, every admissible block shape) at the
+# manifest's training AND test sizes, exported with `klaraptor dataset
+# export` to OUTDIR/<program>.jsonl (default test/data/<gpu-name>/).
+#
+# Usage:
+#   scripts/make-dataset.sh [--build DIR] [--bundle DIR] [--only A,B] [OUTDIR]
+#       on the GPU machine. Without --bundle the programs are built here with
+#       DIR/bin/klaraptor-clang++ (default DIR: build/), which needs clang-19
+#       and the CUDA toolkit; with --bundle the programs and tools come from
+#       a bundle made by --prepare.
+#   scripts/make-dataset.sh --emulate [--device NAME] [--build DIR] OUTDIR
+#       no GPU needed: the same programs and sizes profiled on the PTX
+#       emulator (abstract-emulation estimates of device NAME, default
+#       h100-sxm; at the test sizes estimates only, no metrics): the
+#       emulator-estimate dataset `klaraptor dataset bench
+#       --emu` compares with a GPU's.
+#   scripts/make-dataset.sh --prepare BUNDLE [--build DIR] [--only A,B]
+#       on a build machine (no GPU needed): builds the programs for the GPU
+#       and copies them, the klaraptor tool, its runtime libraries and every
+#       shared library they need (ldd, glibc excepted) into BUNDLE, to carry
+#       to a GPU machine that has the CUDA driver but none of our packages.
+#
+# Environment: KLARAPTOR_CUPTI_REPEATS (timing repeats per shape, default 5),
+# KLARAPTOR_CUPTI_METRICS=0 (times only, much faster), MANIFEST (default
+# examples/bench.manifest).
+#
+# NOTE: written without a GPU; it has not been run on one yet (docs/dataset.md).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build
+bundle=""
+prepare=""
+emulate=""
+device=""
+only=""
+out=""
+manifest=${MANIFEST:-$root/examples/bench.manifest}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$(cd "$2" && pwd); shift 2 ;;
+    --bundle) bundle=$(cd "$2" && pwd); shift 2 ;;
+    --prepare) prepare=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --emulate) emulate=--klaraptor-emulate; shift ;;
+    --device) device=$2; shift 2 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -*) echo "make-dataset.sh: error: unknown option '$1'" >&2; exit 1 ;;
+    *) out=$1; shift ;;
+  esac
+done
+die() { echo "make-dataset.sh: error: $*" >&2; exit 1; }
+[ -r "$manifest" ] || die "cannot read the manifest '$manifest'"
+
+# The manifest's programs: NAME SOURCE [train=LIST] [test=LIST] -- ARGS.
+names=() ; sources=() ; trains=() ; tests=() ; argss=()
+while read -r line; do
+  line=${line%%#*}
+  [ -z "${line// }" ] && continue
+  read -r -a w <<<"$line"
+  name=${w[0]} src=${w[1]} train="32,64,128,256" test="512,1024,2048" args=""
+  for ((i = 2; i < ${#w[@]}; ++i)); do
+    case "${w[i]}" in
+      train=*) train=${w[i]#train=} ;;
+      test=*) test=${w[i]#test=} ;;
+      --) args="${w[*]:i+1}"; break ;;
+    esac
+  done
+  if [ -n "$only" ] && [[ ",$only," != *",$name,"* ]]; then continue; fi
+  names+=("$name"); sources+=("$src"); trains+=("$train"); tests+=("$test")
+  argss+=("$args")
+done <"$manifest"
+[ ${#names[@]} -gt 0 ] || die "no program selected from $manifest"
+mdir=$(cd "$(dirname "$manifest")" && pwd)
+
+build_programs() { # DEST: the programs, built for the GPU
+  local dest=$1 cxx=$build/bin/klaraptor-clang++
+  [ -x "$cxx" ] || die "no $cxx: build klaraptor first (cmake + ninja), or use --bundle"
+  mkdir -p "$dest"
+  for i in "${!names[@]}"; do
+    echo "== building ${names[i]} for the ${emulate:+emulator}${emulate:-GPU}"
+    "$cxx" $emulate -O2 "$mdir/${sources[i]}" -I"$mdir" -o "$dest/${names[i]}"
+  done
+}
+
+if [ -n "$prepare" ]; then
+  mkdir -p "$prepare"/{bin,lib,programs}
+  prepare=$(cd "$prepare" && pwd)
+  build_programs "$prepare/programs"
+  cp "$build/bin/klaraptor" "$prepare/bin/"
+  cp -P "$build"/lib/libklaraptor_rt.so* "$build/lib/libklaraptor_profile.so" "$prepare/lib/"
+  cp "$manifest" "$prepare/bench.manifest"
+  # Shared libraries the tool and the programs need, glibc's own excepted
+  # (the GPU machine's are used); libcuda is the machine's driver.
+  for f in "$prepare"/bin/* "$prepare"/lib/*.so "$prepare"/programs/*; do
+    ldd "$f" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3}'
+  done | sort -u | while read -r lib; do
+    case "$(basename "$lib")" in
+      libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*|libklaraptor*) ;;
+      *) cp -L "$lib" "$prepare/lib/" ;;
+    esac
+  done
+  echo "== bundle ready: $prepare ($(du -sh "$prepare" | cut -f1))"
+  echo "   on the GPU machine: scripts/make-dataset.sh --bundle $prepare [OUTDIR]"
+  exit 0
+fi
+
+if [ -n "$emulate" ]; then
+  [ -n "$out" ] || die "--emulate needs OUTDIR (test/data/ holds GPU measurements only)"
+  [ -z "$bundle" ] || die "--emulate builds its programs: no --bundle"
+  gpu="emulator${device:+ ($device)}" driver=none slug=unused
+  echo "== --emulate: estimates only at the test sizes (KLARAPTOR_PROFILE_TIMES_ONLY=1)"
+# From here on: a GPU must be present.
+elif ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  die "no NVIDIA GPU here (nvidia-smi lists none): the dataset is real GPU measurements; on a machine without a GPU use 'klaraptor dataset bench' on an existing dataset (docs/dataset.md)"
+else
+  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+  driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+  slug=$(echo "$gpu" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
+fi
+out=${out:-$root/test/data/$slug}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ -n "$bundle" ]; then
+  kl=$bundle/bin/klaraptor
+  progs=$bundle/programs
+  export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  if [ -z "${KLARAPTOR_CUPTI_LIB:-}" ] && [ -e "$bundle/lib/libcupti.so" ]; then
+    export KLARAPTOR_CUPTI_LIB=$bundle/lib/libcupti.so
+  fi
+else
+  kl=$build/bin/klaraptor
+  progs=$work/programs
+  build_programs "$progs"
+fi
+[ -x "$kl" ] || die "no klaraptor tool at $kl"
+"$kl" --version >/dev/null || die "$kl does not run here (missing shared libraries? see docs/dataset.md)"
+
+runs=0
+for i in "${!names[@]}"; do
+  n=$(( $(tr ',' '\n' <<<"${trains[i]}" | wc -l) + $(tr ',' '\n' <<<"${tests[i]}" | wc -l) ))
+  runs=$((runs + n))
+done
+echo "== GPU: $gpu (driver $driver); ${#names[@]} programs, $runs profiled runs"
+if [ -n "$emulate" ]; then
+  echo "   estimate: about 4 minutes for the whole manifest on one core (gemm, 2mm and"
+  echo "   correlation take most of it)"
+else
+echo "   estimate: a few seconds per run at the training sizes, 10-60 s per run at the"
+echo "   test sizes (every admissible shape, ${KLARAPTOR_CUPTI_REPEATS:-5} timed repeats plus the CUPTI"
+echo "   metric passes): about $((runs / 4))-$((runs)) minutes in all; KLARAPTOR_CUPTI_METRICS=0 is faster"
+fi
+echo "   output: $out"
+start=$(date +%s)
+failed=0
+for i in "${!names[@]}"; do
+  name=${names[i]}
+  t0=$(date +%s)
+  echo "== [$((i + 1))/${#names[@]}] $name: train N=${trains[i]} test N=${tests[i]}"
+  sizes="${trains[i]},${tests[i]}" later=""
+  if [ -n "$emulate" ]; then
+    # The emulator runs whole kernels to count metrics: at the test sizes
+    # only the estimates are recorded (one SM's wave per shape).
+    sizes=${trains[i]} later=${tests[i]}
+  fi
+  # shellcheck disable=SC2086 # ARGS are split as the manifest wrote them.
+  if ! { "$kl" profile --fresh --quiet --sizes "$sizes" \
+           ${device:+--device "$device"} --db "$work/$name.db" -- "$progs/$name" ${argss[i]} &&
+         { [ -z "$later" ] || env KLARAPTOR_PROFILE_TIMES_ONLY=1 KLARAPTOR_EMU_EXECUTE=0 \
+           "$kl" profile --quiet --sizes "$later" ${device:+--device "$device"} \
+           --db "$work/$name.db" -- "$progs/$name" ${argss[i]}; }; } >"$work/$name.log" 2>&1; then
+    echo "   profiling failed (log below); continuing"; tail -20 "$work/$name.log"
+    failed=$((failed + 1))
+  fi
+  if [ -s "$work/$name.db" ]; then
+    "$kl" dataset export --db "$work/$name.db" --out "$out" --program "$name"
+  fi
+  echo "   $name: $(( $(date +%s) - t0 )) s (total $(( $(date +%s) - start )) s)"
+done
+echo "== done in $(( $(date +%s) - start )) s: $out"
+[ "$failed" -eq 0 ] || die "$failed programs failed to profile"

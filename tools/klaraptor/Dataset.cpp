@@ -1,0 +1,1145 @@
+//===- Dataset.cpp - klaraptor dataset: profile DBs as plain-text datasets -===//
+///
+/// \file
+/// `klaraptor dataset export --db FILE --out DIR [--program NAME]` writes a
+/// profile database as one JSON Lines file, DIR/NAME.jsonl (NAME: the
+/// database's file stem by default): a header line (format, device, backend,
+/// driver and CUDA versions, klaraptor version, date, every `meta` key),
+/// then the runs, the kernels, and each launch followed by one line per
+/// measured block shape (block, grid, registers, shared memory, time,
+/// spread of repeats when the backend measured one, status, every metric).
+/// Lines come in the database's insertion order (ids renumbered from 1),
+/// metric keys sorted and numbers written in their shortest exact form, so
+/// the same database always gives the same bytes and a re-profiled dataset
+/// diffs line by line.
+///
+/// `klaraptor dataset import --in FILE... --db OUT` reads datasets back into
+/// a new profile database that `fit`, `report` and `bench` read as any other.
+///
+/// `klaraptor dataset bench --in FILE... [--emu FILE...]` evaluates the
+/// rational programs on a dataset without running anything: per program,
+/// fit on the launches at the training sizes, predict every measured shape
+/// of each launch at the test sizes, and compare the chosen shape's
+/// MEASURED time with the best measured time of the launch. With --emu
+/// (datasets of the same programs profiled on the emulator) the same is
+/// done for the shape the abstract-emulation estimate picks.
+///
+/// docs/dataset.md describes the format and the workflow.
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "Json.h"
+#include "KernelFit.h"
+#include "ProfileDb.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+
+#ifndef KLARAPTOR_SOURCE_DIR
+#define KLARAPTOR_SOURCE_DIR ""
+#endif
+
+namespace klaraptor {
+namespace cli {
+
+const char *datasetUsage() {
+  return "USAGE: klaraptor dataset export --db FILE --out DIR [--program "
+         "NAME]\n"
+         "       klaraptor dataset import --in FILE... --db OUT\n"
+         "       klaraptor dataset bench --in FILE... [--emu FILE...] "
+         "[OPTIONS]\n\n"
+         "Profile databases as plain-text datasets (JSON Lines, "
+         "docs/dataset.md).\n\n"
+         "export: writes DIR/NAME.jsonl (NAME: --program, default the "
+         "database's file\n        stem); the same database always gives "
+         "the same bytes.\n"
+         "import: reads datasets into OUT, a new profile database (OUT must "
+         "not exist).\n"
+         "bench:  per program, fits on the launches at the training sizes "
+         "and compares,\n        per launch at the test sizes, the "
+         "measured time of the shape the model\n        chooses with the "
+         "best measured time; with --emu, also of the shape the\n"
+         "        emulator's estimate (another dataset of the same launches) "
+         "chooses.\n\n"
+         "BENCH OPTIONS:\n"
+         "  --manifest FILE     training and test sizes per program (default: "
+         "the source\n                      tree's examples/bench.manifest)\n"
+         "  --train-sizes LIST  override every program's training sizes\n"
+         "  --test-sizes LIST   override every program's test sizes\n"
+         "  --device PROFILE    device profile of the fitted model (default: "
+         "the dataset's\n                      device; a GPU's dataset needs "
+         "a .device from 'device probe'\n                      or a built-in "
+         "name)\n"
+         "  --json FILE         write every launch's figures as JSON\n";
+}
+
+namespace {
+
+//===--- Writing -----------------------------------------------------------===//
+
+/// The shortest %g form that reads back as exactly \p V; "null" when not
+/// finite (JSON has no NaN).
+std::string num(double V) {
+  if (!std::isfinite(V))
+    return "null";
+  char B[40];
+  for (int P = 15; P <= 17; ++P) {
+    std::snprintf(B, sizeof(B), "%.*g", P, V);
+    if (std::strtod(B, nullptr) == V)
+      break;
+  }
+  return B;
+}
+
+std::string quote(const std::string &S) {
+  std::string O = "\"";
+  for (unsigned char C : S) {
+    switch (C) {
+    case '"': O += "\\\""; break;
+    case '\\': O += "\\\\"; break;
+    case '\n': O += "\\n"; break;
+    case '\t': O += "\\t"; break;
+    case '\r': O += "\\r"; break;
+    default:
+      if (C < 0x20) {
+        char B[8];
+        std::snprintf(B, sizeof(B), "\\u%04x", C);
+        O += B;
+      } else {
+        O += char(C);
+      }
+    }
+  }
+  return O + "\"";
+}
+
+std::string dims(const int64_t D[3]) {
+  return "[" + std::to_string(D[0]) + "," + std::to_string(D[1]) + "," +
+         std::to_string(D[2]) + "]";
+}
+
+bool fileExists(const std::string &P) {
+  struct stat St;
+  return ::stat(P.c_str(), &St) == 0;
+}
+
+std::string stemOf(const std::string &Path) {
+  size_t Slash = Path.rfind('/');
+  std::string Base = Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+  size_t Dot = Base.rfind('.');
+  return Dot == std::string::npos || Dot == 0 ? Base : Base.substr(0, Dot);
+}
+
+bool makeDirs(const std::string &Path) {
+  std::string Acc;
+  std::stringstream SS(Path);
+  if (!Path.empty() && Path[0] == '/')
+    Acc = "/";
+  for (std::string Part; std::getline(SS, Part, '/');) {
+    if (Part.empty())
+      continue;
+    Acc += Part + "/";
+    if (::mkdir(Acc.c_str(), 0755) != 0 && errno != EEXIST)
+      return false;
+  }
+  return true;
+}
+
+/// A prepared statement that finalizes itself.
+class Query {
+public:
+  Query(sqlite3 *Db, const char *Sql) {
+    if (sqlite3_prepare_v2(Db, Sql, -1, &S, nullptr) != SQLITE_OK)
+      S = nullptr;
+  }
+  ~Query() { sqlite3_finalize(S); }
+  bool ok() const { return S != nullptr; }
+  bool row() { return sqlite3_step(S) == SQLITE_ROW; }
+  int64_t i(int C) { return sqlite3_column_int64(S, C); }
+  double d(int C) {
+    return sqlite3_column_type(S, C) == SQLITE_NULL ? NAN
+                                                    : sqlite3_column_double(S, C);
+  }
+  bool null(int C) { return sqlite3_column_type(S, C) == SQLITE_NULL; }
+  std::string t(int C) {
+    const unsigned char *P = sqlite3_column_text(S, C);
+    return P ? reinterpret_cast<const char *>(P) : "";
+  }
+  sqlite3_stmt *get() { return S; }
+
+private:
+  sqlite3_stmt *S = nullptr;
+};
+
+/// A data tuple's canonical JSON, or the text itself when it is not one.
+std::string canonicalData(const std::string &Text) {
+  profiledb::DataTuple D;
+  return profiledb::dataFromJson(Text, D) ? profiledb::dataToJson(D) : Text;
+}
+
+/// The JSON string of meta \p Key, or null.
+std::string metaOr(const std::map<std::string, std::string> &M,
+                   const std::string &Key) {
+  auto It = M.find(Key);
+  return It == M.end() ? "null" : quote(It->second);
+}
+
+int runExport(const Args &A) {
+  std::string DbPath, Out, Program;
+  for (size_t I = 0; I < A.size(); ++I) {
+    std::string *Dest = A[I] == "--db"        ? &DbPath
+                        : A[I] == "--out"     ? &Out
+                        : A[I] == "--program" ? &Program
+                                              : nullptr;
+    if (!Dest) {
+      error("dataset export: unknown option '" + A[I] +
+            "' (klaraptor dataset --help)");
+      return 1;
+    }
+    if (I + 1 >= A.size()) {
+      error("missing value after '" + A[I] + "'");
+      return 1;
+    }
+    *Dest = A[++I];
+  }
+  if (DbPath.empty() || Out.empty()) {
+    error("dataset export needs --db FILE and --out DIR");
+    return 1;
+  }
+  // ProfileDb::open would create a missing file.
+  if (!fileExists(DbPath)) {
+    error("cannot read the profile database '" + DbPath +
+          "': " + std::strerror(errno));
+    return 1;
+  }
+  std::string Error;
+  auto Db = profiledb::ProfileDb::open(DbPath, profiledb::MetaInfo(), Error);
+  if (!Db) {
+    error(Error);
+    return 1;
+  }
+  if (Program.empty())
+    Program = stemOf(DbPath);
+  sqlite3 *H = Db->handle();
+  std::string Text;
+  auto Fail = [&](const char *What) {
+    error(DbPath + ": cannot read " + What + ": " + sqlite3_errmsg(H));
+    return 1;
+  };
+
+  std::map<std::string, std::string> Meta;
+  {
+    Query Q(H, "SELECT key, value FROM meta ORDER BY key");
+    if (!Q.ok())
+      return Fail("meta");
+    while (Q.row())
+      Meta[Q.t(0)] = Q.t(1);
+  }
+  std::string Date = "null";
+  {
+    Query Q(H, "SELECT MIN(start_time) FROM runs");
+    if (Q.ok() && Q.row() && !Q.null(0))
+      Date = quote(Q.t(0));
+  }
+  Text += "{\"type\":\"header\",\"format\":\"klaraptor-dataset\","
+          "\"format_version\":1,\"program\":" +
+          quote(Program) + ",\"device\":" + metaOr(Meta, "device") +
+          ",\"backend\":" + metaOr(Meta, "backend") +
+          ",\"cuda_driver_version\":" + metaOr(Meta, "cuda_driver_version") +
+          ",\"cuda_runtime_version\":" + metaOr(Meta, "cuda_runtime_version") +
+          ",\"klaraptor_version\":" + metaOr(Meta, "klaraptor_version") +
+          ",\"date\":" + Date + ",\"meta\":{";
+  bool First = true;
+  for (const auto &[K, V] : Meta) {
+    Text += (First ? "" : ",") + quote(K) + ":" + quote(V);
+    First = false;
+  }
+  Text += "}}\n";
+
+  std::map<int64_t, int64_t> RunIds, KernelIds, LaunchIds;
+  {
+    Query Q(H, "SELECT id, command_line, sizes, start_time, end_time, status "
+               "FROM runs ORDER BY id");
+    if (!Q.ok())
+      return Fail("runs");
+    while (Q.row()) {
+      int64_t Id = int64_t(RunIds.size()) + 1;
+      RunIds[Q.i(0)] = Id;
+      Text += "{\"type\":\"run\",\"id\":" + std::to_string(Id) +
+              ",\"command_line\":" + quote(Q.t(1)) +
+              ",\"sizes\":" + canonicalData(Q.t(2)) +
+              ",\"start_time\":" + quote(Q.t(3)) + ",\"end_time\":" +
+              (Q.null(4) ? std::string("null") : quote(Q.t(4))) +
+              ",\"status\":" + quote(Q.t(5)) + "}\n";
+    }
+  }
+  std::map<int64_t, std::string> KernelNames;
+  {
+    Query Q(H, "SELECT id, name, spec FROM kernels ORDER BY id");
+    if (!Q.ok())
+      return Fail("kernels");
+    while (Q.row()) {
+      int64_t Id = int64_t(KernelIds.size()) + 1;
+      KernelIds[Q.i(0)] = Id;
+      KernelNames[Q.i(0)] = Q.t(1);
+      Text += "{\"type\":\"kernel\",\"id\":" + std::to_string(Id) +
+              ",\"name\":" + quote(Q.t(1)) + ",\"spec\":" + quote(Q.t(2)) +
+              "}\n";
+    }
+  }
+  Query L(H, "SELECT id, run_id, kernel_id, data, grid_x, grid_y, grid_z, "
+             "block_x, block_y, block_z FROM launches ORDER BY id");
+  Query S(H, "SELECT id, block_x, block_y, block_z, grid_x, grid_y, grid_z, "
+             "registers, shared_bytes, time_ns, status FROM samples "
+             "WHERE launch_id = ?1 ORDER BY id");
+  Query M(H, "SELECT key, value FROM metrics WHERE sample_id = ?1 "
+             "ORDER BY key");
+  if (!L.ok() || !S.ok() || !M.ok())
+    return Fail("launches");
+  while (L.row()) {
+    int64_t Id = int64_t(LaunchIds.size()) + 1;
+    LaunchIds[L.i(0)] = Id;
+    int64_t G[3] = {L.i(4), L.i(5), L.i(6)}, B[3] = {L.i(7), L.i(8), L.i(9)};
+    Text += "{\"type\":\"launch\",\"id\":" + std::to_string(Id) +
+            ",\"run\":" + std::to_string(RunIds[L.i(1)]) +
+            ",\"kernel\":" + std::to_string(KernelIds[L.i(2)]) +
+            ",\"name\":" + quote(KernelNames[L.i(2)]) +
+            ",\"data\":" + canonicalData(L.t(3)) + ",\"grid\":" + dims(G) +
+            ",\"block\":" + dims(B) + "}\n";
+    sqlite3_reset(S.get());
+    sqlite3_bind_int64(S.get(), 1, L.i(0));
+    while (S.row()) {
+      int64_t SB[3] = {S.i(1), S.i(2), S.i(3)}, SG[3] = {S.i(4), S.i(5), S.i(6)};
+      std::string Metrics;
+      std::map<std::string, double> Keys;
+      sqlite3_reset(M.get());
+      sqlite3_bind_int64(M.get(), 1, S.i(0));
+      while (M.row()) {
+        Keys[M.t(0)] = M.d(1);
+        Metrics += (Metrics.empty() ? "" : ",") + quote(M.t(0)) + ":" +
+                   num(M.d(1));
+      }
+      std::string Spread;
+      // Convenience copies of the cupti backend's spread keys (docs/cupti.md);
+      // `metrics` stays the authority.
+      for (auto [Key, Field] :
+           {std::pair<const char *, const char *>{"gpu_time_ns_min",
+                                                  "time_ns_min"},
+            {"gpu_time_ns_max", "time_ns_max"},
+            {"gpu_time_repeats", "repeats"}})
+        if (Keys.count(Key))
+          Spread += ",\"" + std::string(Field) + "\":" + num(Keys[Key]);
+      Text += "{\"type\":\"sample\",\"launch\":" + std::to_string(Id) +
+              ",\"block\":" + dims(SB) + ",\"grid\":" + dims(SG) +
+              ",\"registers\":" + std::to_string(S.i(7)) +
+              ",\"shared_bytes\":" + std::to_string(S.i(8)) +
+              ",\"time_ns\":" + num(S.d(9)) + Spread +
+              ",\"status\":" + quote(S.t(10)) + ",\"metrics\":{" + Metrics +
+              "}}\n";
+    }
+  }
+  if (!makeDirs(Out)) {
+    error("cannot create '" + Out + "': " + std::strerror(errno));
+    return 1;
+  }
+  std::string Path = Out + "/" + Program + ".jsonl";
+  std::ofstream F(Path, std::ios::binary);
+  F << Text;
+  F.close();
+  if (!F) {
+    error("cannot write '" + Path + "'");
+    return 1;
+  }
+  std::printf("%s: %zu runs, %zu kernels, %zu launches\n", Path.c_str(),
+              RunIds.size(), KernelIds.size(), LaunchIds.size());
+  return 0;
+}
+
+//===--- Reading -----------------------------------------------------------===//
+
+struct DsRun {
+  std::string CommandLine, Sizes, Start, End, Status;
+  bool HasEnd = false;
+  profiledb::DataTuple SizeTuple;
+};
+
+struct DsKernel {
+  std::string Name, Spec;
+};
+
+struct DsSample {
+  int64_t Block[3], Grid[3];
+  int64_t Registers = 0, SharedBytes = 0;
+  double TimeNs = NAN;
+  std::string Status;
+  std::vector<std::pair<std::string, double>> Metrics;
+};
+
+struct DsLaunch {
+  size_t Run = 0, Kernel = 0; ///< indices into Dataset::Runs / Kernels
+  std::string Data;           ///< canonical JSON
+  profiledb::DataTuple DataTuple;
+  int64_t Grid[3], Block[3];
+  std::vector<DsSample> Samples;
+};
+
+struct Dataset {
+  std::string Path, Program;
+  std::map<std::string, std::string> Meta;
+  std::vector<DsRun> Runs;
+  std::vector<DsKernel> Kernels;
+  std::vector<DsLaunch> Launches;
+};
+
+bool getInt(const JsonValue &V, int64_t &Out) {
+  if (V.K != JsonValue::Number || V.N != std::floor(V.N) ||
+      std::fabs(V.N) > 9007199254740992.0)
+    return false;
+  Out = int64_t(V.N);
+  return true;
+}
+
+bool getDims(const JsonValue &V, int64_t Out[3]) {
+  if (V.K != JsonValue::Array || V.A.size() != 3)
+    return false;
+  for (size_t I = 0; I < 3; ++I)
+    if (!getInt(V.A[I], Out[I]) || Out[I] < 1)
+      return false;
+  return true;
+}
+
+bool getData(const JsonValue &V, std::string &Canon, profiledb::DataTuple &T) {
+  if (V.K != JsonValue::Object)
+    return false;
+  T.clear();
+  for (const auto &[K, X] : V.O) {
+    int64_t N;
+    if (!getInt(X, N))
+      return false;
+    T[K] = N;
+  }
+  Canon = profiledb::dataToJson(T);
+  return true;
+}
+
+bool readDataset(const std::string &Path, Dataset &D, std::string &Error) {
+  std::ifstream In(Path);
+  if (!In) {
+    Error = "cannot read the dataset '" + Path + "': " + std::strerror(errno);
+    return false;
+  }
+  D.Path = Path;
+  std::string Line;
+  unsigned N = 0;
+  bool Header = false;
+  while (std::getline(In, Line)) {
+    ++N;
+    std::string Where = Path + ":" + std::to_string(N) + ": ";
+    if (Line.empty())
+      continue;
+    JsonValue J;
+    std::string Why;
+    if (!parseJson(Line, J, Why)) {
+      Error = Where + "malformed JSON: " + Why;
+      return false;
+    }
+    if (J.K != JsonValue::Object) {
+      Error = Where + "expected a JSON object";
+      return false;
+    }
+    const std::string &Type = J["type"].str();
+    auto Bad = [&](const std::string &What) {
+      Error = Where + What;
+      return false;
+    };
+    if (!Header) {
+      if (Type != "header" || J["format"].str() != "klaraptor-dataset")
+        return Bad("expected the header line {\"type\":\"header\","
+                   "\"format\":\"klaraptor-dataset\",...}");
+      int64_t V = 0;
+      if (!getInt(J["format_version"], V) || V != 1)
+        return Bad("unsupported dataset format_version (this klaraptor "
+                   "reads 1)");
+      if (J["meta"].K != JsonValue::Object)
+        return Bad("the header has no 'meta' object");
+      for (const auto &[K, X] : J["meta"].O) {
+        if (X.K != JsonValue::String)
+          return Bad("meta '" + K + "' is not a string");
+        D.Meta[K] = X.S;
+      }
+      D.Program = J["program"].str().empty() ? stemOf(Path) : J["program"].str();
+      Header = true;
+      continue;
+    }
+    int64_t Id = 0;
+    if (Type == "run") {
+      DsRun R;
+      if (!getInt(J["id"], Id) || Id != int64_t(D.Runs.size()) + 1)
+        return Bad("run 'id' must be " + std::to_string(D.Runs.size() + 1));
+      if (J["command_line"].K != JsonValue::String ||
+          J["start_time"].K != JsonValue::String ||
+          J["status"].K != JsonValue::String)
+        return Bad("a run needs 'command_line', 'start_time' and 'status' "
+                   "strings");
+      if (!getData(J["sizes"], R.Sizes, R.SizeTuple))
+        return Bad("run 'sizes' must be an object of integers");
+      R.CommandLine = J["command_line"].S;
+      R.Start = J["start_time"].S;
+      R.Status = J["status"].S;
+      R.HasEnd = J["end_time"].K == JsonValue::String;
+      R.End = J["end_time"].str();
+      D.Runs.push_back(std::move(R));
+    } else if (Type == "kernel") {
+      if (!getInt(J["id"], Id) || Id != int64_t(D.Kernels.size()) + 1)
+        return Bad("kernel 'id' must be " +
+                   std::to_string(D.Kernels.size() + 1));
+      if (J["name"].K != JsonValue::String || J["spec"].K != JsonValue::String)
+        return Bad("a kernel needs 'name' and 'spec' strings");
+      D.Kernels.push_back({J["name"].S, J["spec"].S});
+    } else if (Type == "launch") {
+      DsLaunch L;
+      int64_t Run = 0, Kernel = 0;
+      if (!getInt(J["id"], Id) || Id != int64_t(D.Launches.size()) + 1)
+        return Bad("launch 'id' must be " +
+                   std::to_string(D.Launches.size() + 1));
+      if (!getInt(J["run"], Run) || Run < 1 || Run > int64_t(D.Runs.size()))
+        return Bad("launch 'run' names no run above it");
+      if (!getInt(J["kernel"], Kernel) || Kernel < 1 ||
+          Kernel > int64_t(D.Kernels.size()))
+        return Bad("launch 'kernel' names no kernel above it");
+      if (!getData(J["data"], L.Data, L.DataTuple))
+        return Bad("launch 'data' must be an object of integers");
+      if (!getDims(J["grid"], L.Grid) || !getDims(J["block"], L.Block))
+        return Bad("launch 'grid' and 'block' must be three positive "
+                   "integers");
+      L.Run = size_t(Run - 1);
+      L.Kernel = size_t(Kernel - 1);
+      D.Launches.push_back(std::move(L));
+    } else if (Type == "sample") {
+      DsSample S;
+      if (!getInt(J["launch"], Id) || Id != int64_t(D.Launches.size()) ||
+          D.Launches.empty())
+        return Bad("a sample must follow its launch ('launch' is the id of "
+                   "the launch line above)");
+      if (!getDims(J["block"], S.Block) || !getDims(J["grid"], S.Grid))
+        return Bad("sample 'block' and 'grid' must be three positive "
+                   "integers");
+      if (!getInt(J["registers"], S.Registers) ||
+          !getInt(J["shared_bytes"], S.SharedBytes))
+        return Bad("sample 'registers' and 'shared_bytes' must be integers");
+      if (J["time_ns"].K != JsonValue::Number)
+        return Bad("sample 'time_ns' must be a number");
+      if (J["status"].K != JsonValue::String)
+        return Bad("sample 'status' must be a string");
+      if (J["metrics"].K != JsonValue::Object)
+        return Bad("sample 'metrics' must be an object");
+      S.TimeNs = J["time_ns"].N;
+      S.Status = J["status"].S;
+      for (const auto &[K, X] : J["metrics"].O) {
+        if (X.K != JsonValue::Number)
+          return Bad("metric '" + K + "' must be a number");
+        S.Metrics.push_back({K, X.N});
+      }
+      D.Launches.back().Samples.push_back(std::move(S));
+    } else {
+      return Bad("unknown line type '" + Type +
+                 "' (expected run, kernel, launch or sample)");
+    }
+  }
+  if (!Header) {
+    Error = Path + ": empty dataset (no header line)";
+    return false;
+  }
+  return true;
+}
+
+//===--- Import ------------------------------------------------------------===//
+
+int runImport(const Args &A) {
+  std::vector<std::string> Ins;
+  std::string Out;
+  for (size_t I = 0; I < A.size(); ++I) {
+    if (A[I] == "--in") {
+      size_t J = I + 1;
+      for (; J < A.size() && A[J].rfind("--", 0) != 0; ++J)
+        Ins.push_back(A[J]);
+      if (J == I + 1) {
+        error("missing value after '--in'");
+        return 1;
+      }
+      I = J - 1;
+    } else if (A[I] == "--db" && I + 1 < A.size()) {
+      Out = A[++I];
+    } else {
+      error("dataset import: unknown option or missing value '" + A[I] +
+            "' (klaraptor dataset --help)");
+      return 1;
+    }
+  }
+  if (Ins.empty() || Out.empty()) {
+    error("dataset import needs --in FILE... and --db OUT");
+    return 1;
+  }
+  std::vector<Dataset> Sets(Ins.size());
+  std::string Error;
+  for (size_t I = 0; I < Ins.size(); ++I)
+    if (!readDataset(Ins[I], Sets[I], Error)) {
+      error(Error);
+      return 1;
+    }
+  for (const char *Key : {"device", "backend"})
+    for (Dataset &D : Sets)
+      if (D.Meta[Key] != Sets[0].Meta[Key]) {
+        error(D.Path + ": " + Key + " '" + D.Meta[Key] + "' differs from " +
+              Sets[0].Path + "'s '" + Sets[0].Meta[Key] +
+              "' (a profile database holds one " + Key + ")");
+        return 1;
+      }
+  if (fileExists(Out)) {
+    error("'" + Out + "' exists; dataset import writes a new database");
+    return 1;
+  }
+  profiledb::MetaInfo Info{Sets[0].Meta["klaraptor_version"],
+                           Sets[0].Meta["device"], Sets[0].Meta["backend"]};
+  auto Db = profiledb::ProfileDb::open(Out, Info, Error);
+  if (!Db) {
+    error(Error);
+    return 1;
+  }
+  sqlite3 *H = Db->handle();
+  auto Fail = [&](const std::string &What) {
+    error(Out + ": cannot write " + What + ": " + sqlite3_errmsg(H));
+    sqlite3_exec(H, "ROLLBACK", nullptr, nullptr, nullptr);
+    return 1;
+  };
+  if (sqlite3_exec(H, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) !=
+      SQLITE_OK)
+    return Fail("a transaction");
+  {
+    Query Q(H, "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)");
+    for (const Dataset &D : Sets)
+      for (const auto &[K, V] : D.Meta) {
+        if (K == "schema_version")
+          continue;
+        sqlite3_reset(Q.get());
+        sqlite3_bind_text(Q.get(), 1, K.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(Q.get(), 2, V.c_str(), -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(Q.get()) != SQLITE_DONE)
+          return Fail("meta");
+      }
+  }
+  Query R(H, "INSERT INTO runs (command_line, sizes, start_time, end_time, "
+             "status) VALUES (?1, ?2, ?3, ?4, ?5)");
+  Query K(H, "INSERT OR IGNORE INTO kernels (name, spec, spec_hash) VALUES "
+             "(?1, ?2, ?3)");
+  Query KId(H, "SELECT id FROM kernels WHERE name = ?1 AND spec_hash = ?2");
+  Query L(H, "INSERT INTO launches (run_id, kernel_id, data, grid_x, grid_y, "
+             "grid_z, block_x, block_y, block_z) VALUES (?1, ?2, ?3, ?4, ?5, "
+             "?6, ?7, ?8, ?9)");
+  Query S(H, "INSERT INTO samples (launch_id, block_x, block_y, block_z, "
+             "grid_x, grid_y, grid_z, registers, shared_bytes, time_ns, "
+             "status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  Query M(H, "INSERT INTO metrics (sample_id, key, value) VALUES (?1, ?2, ?3)");
+  if (!R.ok() || !K.ok() || !KId.ok() || !L.ok() || !S.ok() || !M.ok())
+    return Fail("rows");
+  auto Text = [](Query &Q, int I, const std::string &V) {
+    sqlite3_bind_text(Q.get(), I, V.c_str(), -1, SQLITE_TRANSIENT);
+  };
+  size_t Launches = 0, Samples = 0;
+  for (const Dataset &D : Sets) {
+    std::vector<int64_t> RunIds, KernelIds;
+    for (const DsRun &Run : D.Runs) {
+      sqlite3_reset(R.get());
+      Text(R, 1, Run.CommandLine);
+      Text(R, 2, Run.Sizes);
+      Text(R, 3, Run.Start);
+      if (Run.HasEnd)
+        Text(R, 4, Run.End);
+      else
+        sqlite3_bind_null(R.get(), 4);
+      Text(R, 5, Run.Status);
+      if (sqlite3_step(R.get()) != SQLITE_DONE)
+        return Fail("a run");
+      RunIds.push_back(sqlite3_last_insert_rowid(H));
+    }
+    for (const DsKernel &Kn : D.Kernels) {
+      std::string Hash = profiledb::specHash(Kn.Spec);
+      sqlite3_reset(K.get());
+      Text(K, 1, Kn.Name);
+      Text(K, 2, Kn.Spec);
+      Text(K, 3, Hash);
+      sqlite3_reset(KId.get());
+      Text(KId, 1, Kn.Name);
+      Text(KId, 2, Hash);
+      if (sqlite3_step(K.get()) != SQLITE_DONE || !KId.row())
+        return Fail("a kernel");
+      KernelIds.push_back(KId.i(0));
+    }
+    for (const DsLaunch &Ln : D.Launches) {
+      sqlite3_reset(L.get());
+      sqlite3_bind_int64(L.get(), 1, RunIds[Ln.Run]);
+      sqlite3_bind_int64(L.get(), 2, KernelIds[Ln.Kernel]);
+      Text(L, 3, Ln.Data);
+      for (int I = 0; I < 3; ++I) {
+        sqlite3_bind_int64(L.get(), 4 + I, Ln.Grid[I]);
+        sqlite3_bind_int64(L.get(), 7 + I, Ln.Block[I]);
+      }
+      if (sqlite3_step(L.get()) != SQLITE_DONE)
+        return Fail("a launch");
+      int64_t LaunchId = sqlite3_last_insert_rowid(H);
+      ++Launches;
+      for (const DsSample &Sm : Ln.Samples) {
+        sqlite3_reset(S.get());
+        sqlite3_bind_int64(S.get(), 1, LaunchId);
+        for (int I = 0; I < 3; ++I) {
+          sqlite3_bind_int64(S.get(), 2 + I, Sm.Block[I]);
+          sqlite3_bind_int64(S.get(), 5 + I, Sm.Grid[I]);
+        }
+        sqlite3_bind_int64(S.get(), 8, Sm.Registers);
+        sqlite3_bind_int64(S.get(), 9, Sm.SharedBytes);
+        sqlite3_bind_double(S.get(), 10, Sm.TimeNs);
+        Text(S, 11, Sm.Status);
+        if (sqlite3_step(S.get()) != SQLITE_DONE)
+          return Fail("a sample");
+        int64_t SampleId = sqlite3_last_insert_rowid(H);
+        ++Samples;
+        for (const auto &[Key, V] : Sm.Metrics) {
+          sqlite3_reset(M.get());
+          sqlite3_bind_int64(M.get(), 1, SampleId);
+          Text(M, 2, Key);
+          sqlite3_bind_double(M.get(), 3, V);
+          if (sqlite3_step(M.get()) != SQLITE_DONE)
+            return Fail("a metric");
+        }
+      }
+    }
+  }
+  if (sqlite3_exec(H, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK)
+    return Fail("the import");
+  std::printf("%s: %zu datasets, %zu launches, %zu samples\n", Out.c_str(),
+              Sets.size(), Launches, Samples);
+  return 0;
+}
+
+//===--- Bench -------------------------------------------------------------===//
+
+bool parseSizes(const std::string &Text, std::set<int64_t> &Out) {
+  Out.clear();
+  std::stringstream SS(Text);
+  for (std::string Item; std::getline(SS, Item, ',');) {
+    char *End = nullptr;
+    long long V = std::strtoll(Item.c_str(), &End, 10);
+    if (Item.empty() || *End || V <= 0)
+      return false;
+    Out.insert(V);
+  }
+  return !Out.empty();
+}
+
+/// NAME -> (train, test) from a bench manifest (NAME SOURCE [train=LIST]
+/// [test=LIST] -- ARGS); only the fields this command needs.
+bool readSizes(const std::string &Path,
+               std::map<std::string, std::pair<std::string, std::string>> &Out,
+               std::string &Error) {
+  std::ifstream In(Path);
+  if (!In) {
+    Error = "cannot read the manifest '" + Path + "'";
+    return false;
+  }
+  std::string Line;
+  while (std::getline(In, Line)) {
+    size_t Hash = Line.find('#');
+    if (Hash != std::string::npos)
+      Line.resize(Hash);
+    std::istringstream SS(Line);
+    std::string Name, W;
+    if (!(SS >> Name))
+      continue;
+    auto &E = Out[Name];
+    while (SS >> W && W != "--") {
+      if (W.rfind("train=", 0) == 0)
+        E.first = W.substr(6);
+      else if (W.rfind("test=", 0) == 0)
+        E.second = W.substr(5);
+    }
+  }
+  return true;
+}
+
+std::string dimText(const int64_t D[3]) {
+  return std::to_string(D[0]) + "x" + std::to_string(D[1]) + "x" +
+         std::to_string(D[2]);
+}
+
+std::string dataText(const profiledb::DataTuple &D) {
+  std::string S;
+  for (const auto &[K, V] : D)
+    S += (S.empty() ? "" : ",") + K + "=" + std::to_string(V);
+  return S;
+}
+
+bool usable(const DsSample &S) {
+  return S.Status == "ok" && std::isfinite(S.TimeNs) && S.TimeNs > 0;
+}
+
+/// The one size of a run (the manifest's {N}); false when the run has not
+/// exactly one.
+bool runSize(const DsRun &R, int64_t &N) {
+  if (R.SizeTuple.size() != 1)
+    return false;
+  N = R.SizeTuple.begin()->second;
+  return true;
+}
+
+struct BenchRow {
+  std::string Program, Kernel, Data, Best, Chosen, EmuChosen, Requested;
+  int64_t Size = 0;
+  unsigned Shapes = 0;
+  double BestNs = NAN, ChosenNs = NAN, EmuChosenNs = NAN, RequestedNs = NAN;
+};
+
+struct Stats {
+  unsigned N = 0, AtLeast90 = 0;
+  double Geomean = NAN, Worst = NAN;
+};
+
+Stats stats(const std::vector<BenchRow> &Rows, double BenchRow::*Field) {
+  Stats S;
+  double Log = 0;
+  for (const BenchRow &R : Rows) {
+    double X = R.BestNs / (R.*Field);
+    if (!std::isfinite(X) || X <= 0)
+      continue;
+    ++S.N;
+    Log += std::log(X);
+    S.AtLeast90 += X >= 0.9;
+    if (!(X >= S.Worst))
+      S.Worst = X;
+  }
+  if (S.N)
+    S.Geomean = std::exp(Log / S.N);
+  return S;
+}
+
+std::string statText(const Stats &S) {
+  if (!S.N)
+    return "n/a";
+  char B[128];
+  std::snprintf(B, sizeof(B), "geomean %.3f, worst %.3f, %u of %u >= 0.90",
+                S.Geomean, S.Worst, S.AtLeast90, S.N);
+  return B;
+}
+
+int runDatasetBench(const Args &A) {
+  std::vector<std::string> Ins, Emus;
+  std::string Manifest =
+      std::string(KLARAPTOR_SOURCE_DIR) + "/examples/bench.manifest";
+  std::string Train, Test, Device, JsonOut;
+  for (size_t I = 0; I < A.size(); ++I) {
+    if (A[I] == "--in" || A[I] == "--emu") {
+      auto &V = A[I] == "--in" ? Ins : Emus;
+      size_t J = I + 1;
+      for (; J < A.size() && A[J].rfind("--", 0) != 0; ++J)
+        V.push_back(A[J]);
+      if (J == I + 1) {
+        error("missing value after '" + A[I] + "'");
+        return 1;
+      }
+      I = J - 1;
+      continue;
+    }
+    std::string *Dest = A[I] == "--manifest"      ? &Manifest
+                        : A[I] == "--train-sizes" ? &Train
+                        : A[I] == "--test-sizes"  ? &Test
+                        : A[I] == "--device"      ? &Device
+                        : A[I] == "--json"        ? &JsonOut
+                                                  : nullptr;
+    if (!Dest) {
+      error("dataset bench: unknown option '" + A[I] +
+            "' (klaraptor dataset --help)");
+      return 1;
+    }
+    if (I + 1 >= A.size()) {
+      error("missing value after '" + A[I] + "'");
+      return 1;
+    }
+    *Dest = A[++I];
+  }
+  if (Ins.empty()) {
+    error("dataset bench needs --in FILE...");
+    return 1;
+  }
+  std::string Error;
+  std::set<int64_t> TrainOverride, TestOverride;
+  if (!Train.empty() && !parseSizes(Train, TrainOverride)) {
+    error("--train-sizes: expected positive integers separated by commas, "
+          "got '" + Train + "'");
+    return 1;
+  }
+  if (!Test.empty() && !parseSizes(Test, TestOverride)) {
+    error("--test-sizes: expected positive integers separated by commas, "
+          "got '" + Test + "'");
+    return 1;
+  }
+  std::map<std::string, std::pair<std::string, std::string>> ManifestSizes;
+  if ((Train.empty() || Test.empty()) &&
+      !readSizes(Manifest, ManifestSizes, Error)) {
+    error(Error);
+    return 1;
+  }
+  // The emulator's estimates by (kernel, data): block -> ns.
+  std::map<std::pair<std::string, std::string>,
+           std::map<std::string, double>>
+      Estimates;
+  for (const std::string &P : Emus) {
+    Dataset D;
+    if (!readDataset(P, D, Error)) {
+      error(Error);
+      return 1;
+    }
+    if (D.Meta["backend"] != "emu")
+      warning(P + ": --emu dataset of the '" + D.Meta["backend"] +
+              "' backend, not 'emu'");
+    for (const DsLaunch &L : D.Launches) {
+      auto Key = std::make_pair(D.Kernels[L.Kernel].Name, L.Data);
+      if (Estimates.count(Key))
+        continue;
+      auto &E = Estimates[Key];
+      for (const DsSample &S : L.Samples)
+        if (usable(S))
+          E[dimText(S.Block)] = S.TimeNs;
+    }
+  }
+
+  std::vector<BenchRow> Rows;
+  unsigned Failures = 0;
+  std::vector<std::pair<std::string, std::vector<BenchRow>>> PerProgram;
+  for (const std::string &P : Ins) {
+    Dataset D;
+    if (!readDataset(P, D, Error)) {
+      error(Error);
+      return 1;
+    }
+    std::set<int64_t> TrainSet = TrainOverride, TestSet = TestOverride;
+    auto It = ManifestSizes.find(D.Program);
+    if ((TrainSet.empty() &&
+         (It == ManifestSizes.end() ||
+          !parseSizes(It->second.first, TrainSet))) ||
+        (TestSet.empty() &&
+         (It == ManifestSizes.end() ||
+          !parseSizes(It->second.second, TestSet)))) {
+      error(P + ": program '" + D.Program + "' has no train= and test= "
+            "sizes in " + Manifest + "; give --train-sizes and --test-sizes");
+      return 1;
+    }
+    std::string Dev = Device.empty() ? D.Meta["device"] : Device;
+    std::vector<BenchRow> Mine;
+    for (size_t K = 0; K < D.Kernels.size(); ++K) {
+      std::vector<profiledb::SampleRow> Samples;
+      std::vector<const DsLaunch *> TestLaunches;
+      for (size_t LI = 0; LI < D.Launches.size(); ++LI) {
+        const DsLaunch &L = D.Launches[LI];
+        int64_t N;
+        if (L.Kernel != K || !runSize(D.Runs[L.Run], N))
+          continue;
+        if (TestSet.count(N))
+          TestLaunches.push_back(&L);
+        if (!TrainSet.count(N))
+          continue;
+        for (const DsSample &S : L.Samples) {
+          profiledb::SampleRow R;
+          R.LaunchId = int64_t(LI) + 1;
+          R.Data = L.DataTuple;
+          for (int I = 0; I < 3; ++I) {
+            R.Block[I] = uint32_t(S.Block[I]);
+            R.Grid[I] = uint32_t(S.Grid[I]);
+          }
+          R.Registers = S.Registers;
+          R.SharedBytes = S.SharedBytes;
+          R.TimeNs = S.TimeNs;
+          R.Status = S.Status;
+          R.Metrics.insert(S.Metrics.begin(), S.Metrics.end());
+          Samples.push_back(std::move(R));
+        }
+      }
+      const DsKernel &Kn = D.Kernels[K];
+      if (TestLaunches.empty())
+        continue;
+      if (Samples.empty()) {
+        error(P + ": kernel '" + Kn.Name + "' has no launch at the "
+              "training sizes");
+        ++Failures;
+        continue;
+      }
+      profiledb::KernelRow Row;
+      Row.Id = int64_t(K) + 1;
+      Row.Name = Kn.Name;
+      Row.Spec = Kn.Spec;
+      KernelFitOptions Options;
+      Options.Device = Dev;
+      KernelFit Fit;
+      if (!fitKernelSamples(Row, Samples, Dev, Options, Fit, Error)) {
+        error(P + ": " + Error +
+              (Device.empty() ? " (give --device PROFILE)" : ""));
+        ++Failures;
+        continue;
+      }
+      for (const DsLaunch *L : TestLaunches) {
+        BenchRow B;
+        B.Program = D.Program;
+        B.Kernel = Kn.Name;
+        B.Data = dataText(L->DataTuple);
+        runSize(D.Runs[L->Run], B.Size);
+        B.Requested = dimText(L->Block);
+        auto EIt = Estimates.find({Kn.Name, L->Data});
+        double BestPred = NAN, BestEmu = NAN;
+        for (const DsSample &S : L->Samples) {
+          if (!usable(S))
+            continue;
+          ++B.Shapes;
+          std::string Shape = dimText(S.Block);
+          if (!(S.TimeNs >= B.BestNs)) {
+            B.BestNs = S.TimeNs;
+            B.Best = Shape;
+          }
+          if (Shape == B.Requested)
+            B.RequestedNs = S.TimeNs;
+          uint32_t Blk[3] = {uint32_t(S.Block[0]), uint32_t(S.Block[1]),
+                             uint32_t(S.Block[2])};
+          double Ns;
+          std::string Why;
+          // The runtime's rule (runtime/lib/Runtime.cpp): the least
+          // finite, non-negative prediction; on a tie the requested shape.
+          bool IsRequest = Shape == B.Requested;
+          if (Fit.predictNs(L->DataTuple, Blk, Ns, Why) && std::isfinite(Ns) &&
+              Ns >= 0 &&
+              (!(Ns >= BestPred) ||
+               (Ns == BestPred && IsRequest && B.Chosen != B.Requested))) {
+            BestPred = Ns;
+            B.Chosen = Shape;
+            B.ChosenNs = S.TimeNs;
+          }
+          if (EIt != Estimates.end()) {
+            auto E = EIt->second.find(Shape);
+            if (E != EIt->second.end() &&
+                (!(E->second >= BestEmu) ||
+                 (E->second == BestEmu && IsRequest &&
+                  B.EmuChosen != B.Requested))) {
+              BestEmu = E->second;
+              B.EmuChosen = Shape;
+              B.EmuChosenNs = S.TimeNs;
+            }
+          }
+        }
+        if (B.Shapes)
+          Mine.push_back(std::move(B));
+      }
+    }
+    Rows.insert(Rows.end(), Mine.begin(), Mine.end());
+    PerProgram.push_back({D.Program, std::move(Mine)});
+  }
+
+  std::printf("%-12s %-16s %-16s %6s %-10s %11s %-10s %7s %-10s %7s %7s\n",
+              "program", "kernel", "data", "shapes", "best", "best ns",
+              "chosen", "b/c", "emu", "b/emu", "b/req");
+  auto Ratio = [](double Best, double Other) {
+    char B[32];
+    if (!std::isfinite(Best / Other))
+      return std::string("-");
+    std::snprintf(B, sizeof(B), "%.3f", Best / Other);
+    return std::string(B);
+  };
+  for (const BenchRow &R : Rows)
+    std::printf("%-12s %-16s %-16s %6u %-10s %11.1f %-10s %7s %-10s %7s %7s\n",
+                R.Program.c_str(), R.Kernel.c_str(), R.Data.c_str(), R.Shapes,
+                R.Best.c_str(), R.BestNs,
+                R.Chosen.empty() ? "-" : R.Chosen.c_str(),
+                Ratio(R.BestNs, R.ChosenNs).c_str(),
+                R.EmuChosen.empty() ? "-" : R.EmuChosen.c_str(),
+                Ratio(R.BestNs, R.EmuChosenNs).c_str(),
+                Ratio(R.BestNs, R.RequestedNs).c_str());
+  std::printf("\nbest/chosen on the datasets' measured times "
+              "(1 = the best shape was chosen):\n");
+  for (const auto &[Name, Mine] : PerProgram)
+    std::printf("  %-12s mwp-cwp: %s; emulator: %s\n", Name.c_str(),
+                statText(stats(Mine, &BenchRow::ChosenNs)).c_str(),
+                statText(stats(Mine, &BenchRow::EmuChosenNs)).c_str());
+  Stats All = stats(Rows, &BenchRow::ChosenNs),
+        Emu = stats(Rows, &BenchRow::EmuChosenNs),
+        Req = stats(Rows, &BenchRow::RequestedNs);
+  std::printf("all launches: %zu\n  mwp-cwp (rational programs): %s\n"
+              "  emulator estimate:           %s\n"
+              "  the programs' own shapes:    %s\n",
+              Rows.size(), statText(All).c_str(), statText(Emu).c_str(),
+              statText(Req).c_str());
+  if (!JsonOut.empty()) {
+    std::ofstream F(JsonOut);
+    F << "{\"launches\":[";
+    for (size_t I = 0; I < Rows.size(); ++I) {
+      const BenchRow &R = Rows[I];
+      F << (I ? ",\n" : "\n") << "{\"program\":" << quote(R.Program)
+        << ",\"kernel\":" << quote(R.Kernel) << ",\"size\":" << R.Size
+        << ",\"data\":" << quote(R.Data) << ",\"shapes\":" << R.Shapes
+        << ",\"best\":" << quote(R.Best) << ",\"best_ns\":" << num(R.BestNs)
+        << ",\"chosen\":" << quote(R.Chosen)
+        << ",\"chosen_ns\":" << num(R.ChosenNs)
+        << ",\"emu_chosen\":"
+        << (R.EmuChosen.empty() ? std::string("null") : quote(R.EmuChosen))
+        << ",\"emu_chosen_ns\":" << num(R.EmuChosenNs)
+        << ",\"requested\":" << quote(R.Requested)
+        << ",\"requested_ns\":" << num(R.RequestedNs) << "}";
+    }
+    auto StatJson = [](const Stats &S) {
+      return "{\"n\":" + std::to_string(S.N) + ",\"geomean\":" +
+             num(S.Geomean) + ",\"worst\":" + num(S.Worst) + "}";
+    };
+    F << "\n],\"mwp_cwp\":" << StatJson(All) << ",\"emulator\":"
+      << StatJson(Emu) << ",\"requested\":" << StatJson(Req) << "}\n";
+    if (!F) {
+      error("cannot write '" + JsonOut + "'");
+      return 1;
+    }
+  }
+  if (Rows.empty()) {
+    error("no launch at the test sizes was evaluated");
+    return 1;
+  }
+  return Failures ? 1 : 0;
+}
+
+} // namespace
+
+int runDataset(const Args &A) {
+  if (A.empty() || A[0] == "--help" || A[0] == "-h") {
+    std::fputs(datasetUsage(), A.empty() ? stderr : stdout);
+    return A.empty() ? 1 : 0;
+  }
+  Args Rest(A.begin() + 1, A.end());
+  for (const std::string &S : Rest)
+    if (S == "--help" || S == "-h") {
+      std::fputs(datasetUsage(), stdout);
+      return 0;
+    }
+  if (A[0] == "export")
+    return runExport(Rest);
+  if (A[0] == "import")
+    return runImport(Rest);
+  if (A[0] == "bench")
+    return runDatasetBench(Rest);
+  error("dataset: unknown action '" + A[0] +
+        "' (expected export, import or bench)");
+  return 1;
+}
+
+} // namespace cli
+} // namespace klaraptor
