@@ -155,21 +155,6 @@ std::string replaceN(const std::string &S, const std::string &N) {
   return Out;
 }
 
-bool makeDirs(const std::string &Path) {
-  std::string Acc;
-  std::stringstream SS(Path);
-  if (!Path.empty() && Path[0] == '/')
-    Acc = "/";
-  for (std::string Part; std::getline(SS, Part, '/');) {
-    if (Part.empty())
-      continue;
-    Acc += Part + "/";
-    if (::mkdir(Acc.c_str(), 0755) != 0 && errno != EEXIST)
-      return false;
-  }
-  return true;
-}
-
 double seconds(std::chrono::steady_clock::time_point T0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
       .count();

@@ -27,6 +27,7 @@
 /// docs/dataset.md describes the format and the workflow.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Process.h"
 #include "Json.h"
 #include "KernelFit.h"
 #include "ProfileDb.h"
@@ -138,21 +139,6 @@ std::string stemOf(const std::string &Path) {
   std::string Base = Slash == std::string::npos ? Path : Path.substr(Slash + 1);
   size_t Dot = Base.rfind('.');
   return Dot == std::string::npos || Dot == 0 ? Base : Base.substr(0, Dot);
-}
-
-bool makeDirs(const std::string &Path) {
-  std::string Acc;
-  std::stringstream SS(Path);
-  if (!Path.empty() && Path[0] == '/')
-    Acc = "/";
-  for (std::string Part; std::getline(SS, Part, '/');) {
-    if (Part.empty())
-      continue;
-    Acc += Part + "/";
-    if (::mkdir(Acc.c_str(), 0755) != 0 && errno != EEXIST)
-      return false;
-  }
-  return true;
 }
 
 /// A prepared statement that finalizes itself.

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,6 +114,21 @@ std::string shellJoin(const std::vector<std::string> &Argv) {
     Out += '\'';
   }
   return Out;
+}
+
+bool makeDirs(const std::string &Path) {
+  std::string Acc;
+  std::stringstream SS(Path);
+  if (!Path.empty() && Path[0] == '/')
+    Acc = "/";
+  for (std::string Part; std::getline(SS, Part, '/');) {
+    if (Part.empty())
+      continue;
+    Acc += Part + "/";
+    if (::mkdir(Acc.c_str(), 0755) != 0 && errno != EEXIST)
+      return false;
+  }
+  return true;
 }
 
 std::string selfDirectory() {
