@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "Process.h"
+#include "DeviceProfile.h"
 #include "ProfileDb.h"
 
 #include <cctype>
@@ -149,7 +150,7 @@ std::string absolutePath(const std::string &P) {
 
 int runProfile(const Args &A) {
   std::vector<std::string> SizeArgs;
-  std::string DbPath = "klaraptor-profile.db", Device;
+  std::string DbPath = "klaraptor-profile.db", Device, DeviceId;
   bool Fresh = false, Quiet = false;
   size_t I = 0;
   for (; I < A.size(); ++I) {
@@ -273,16 +274,26 @@ int runProfile(const Args &A) {
       }
   }
   std::string Error;
-  profiledb::MetaInfo Meta{KLARAPTOR_VERSION, Device, ""};
+  if (!Device.empty()) {
+    // The database and the emulated runtime name a device by its profile's
+    // id, also when --device gives a .device file.
+    devices::DeviceProfile P;
+    if (!devices::loadDeviceProfile(Device, P, Error)) {
+      error("--device: " + Error);
+      return 1;
+    }
+    DeviceId = P.Id;
+  }
+  profiledb::MetaInfo Meta{KLARAPTOR_VERSION, DeviceId, ""};
   auto Db = profiledb::ProfileDb::open(DbPath, Meta, Error);
   if (!Db) {
     error(Error);
     return 1;
   }
-  if (!Device.empty() && !Db->meta("device").empty() &&
-      Db->meta("device") != Device) {
+  if (!DeviceId.empty() && !Db->meta("device").empty() &&
+      Db->meta("device") != DeviceId) {
     error(DbPath + " holds measurements of device '" + Db->meta("device") +
-          "', not '" + Device + "'; use another --db or --fresh");
+          "', not '" + DeviceId + "'; use another --db or --fresh");
     return 1;
   }
   const std::string AbsDb = absolutePath(DbPath);
