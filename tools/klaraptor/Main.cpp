@@ -37,24 +37,26 @@ struct Command {
 };
 
 const Command Commands[] = {
-    {"fit-table", "fit a rational function to one column of a CSV file",
-     runFitTable},
-    {"explain", "time estimates and bottlenecks of a program's launches",
-     runExplain},
+    // The loop, in the order a user runs it.
     {"profile", "measure every block shape of a program's launches at small "
                 "sizes",
      runProfile},
-    {"bench", "the tuning loop on example programs against exhaustive search",
-     runBench},
     {"fit", "fit a profile database's kernels as rational programs (C)",
      runFit},
     {"report", "how well the fitted models predict a profile database's times",
      runReport},
+    {"bench", "the tuning loop on example programs against exhaustive search",
+     runBench},
+    // Around it.
+    {"explain", "time estimates and bottlenecks of a program's launches",
+     runExplain},
     {"device", "'device probe': measure this GPU into a device profile",
      runDevice},
     {"dataset", "profile databases as plain-text datasets: export, import, "
                 "bench",
      runDataset},
+    {"fit-table", "fit a rational function to one column of a CSV file",
+     runFitTable},
 };
 
 void printHelp(std::FILE *Out) {
