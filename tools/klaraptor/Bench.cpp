@@ -17,7 +17,10 @@
 ///      shape). Geometric mean and worst case, the costs of profiling and
 ///      fitting against those of the exhaustive search, the decision cost.
 /// On the emulator every time is the abstract-emulation estimate
-/// (docs/timing.md) of the device profile chosen with --device.
+/// (docs/timing.md) of the device profile chosen with --device. With
+/// --backend cupti the programs are built for the GPU, profiled by the cupti
+/// backend and every shape at the test sizes is timed with CUDA events
+/// (never run on a GPU yet).
 ///
 /// Manifest lines (`#` starts a comment):
 ///   NAME SOURCE [train=LIST] [test=LIST] -- ARGS...
@@ -62,7 +65,14 @@ const char *benchUsage() {
          "  --only NAME,...     only these programs of the manifest\n"
          "  --train-sizes LIST  override every program's training sizes\n"
          "  --test-sizes LIST   override every program's test sizes\n"
-         "  --device NAME       emulated device profile (default h100-sxm)\n"
+         "  --device NAME       device profile: the emulated device (default "
+         "h100-sxm);\n"
+         "                      with cupti, the hardware parameters the "
+         "rational programs use\n"
+         "  --backend emu|cupti emu (default): build for the emulator, times "
+         "are estimates;\n"
+         "                      cupti: build for this GPU, times are "
+         "CUDA-event medians\n"
          "  --work DIR          working folder (default klaraptor-bench)\n"
          "  --json FILE         write every launch's figures as JSON\n"
          "  --markdown FILE     write the launch table and summary as "
@@ -284,7 +294,7 @@ int runBench(const Args &A) {
   std::string Manifest =
       std::string(KLARAPTOR_SOURCE_DIR) + "/examples/bench.manifest";
   std::string Only, Train, Test, Device, Work = "klaraptor-bench", JsonOut,
-                                        MdOut;
+                                        MdOut, Backend = "emu";
   for (size_t I = 0; I < A.size(); ++I) {
     const std::string &S = A[I];
     if (S == "--help" || S == "-h") {
@@ -299,6 +309,7 @@ int runBench(const Args &A) {
                         : S == "--work"        ? &Work
                         : S == "--json"        ? &JsonOut
                         : S == "--markdown"    ? &MdOut
+                        : S == "--backend"     ? &Backend
                                                : nullptr;
     if (!Dest) {
       error("unknown option '" + S + "' (klaraptor bench --help)");
@@ -309,6 +320,26 @@ int runBench(const Args &A) {
       return 1;
     }
     *Dest = A[++I];
+  }
+  if (Backend != "emu" && Backend != "cupti") {
+    error("--backend: '" + Backend + "' is not 'emu' or 'cupti'");
+    return 1;
+  }
+  const bool Emu = Backend == "emu";
+  if (!Emu) {
+    // The GPU's name is not a device profile: the rational programs need
+    // the profile's hardware parameters.
+    if (Device.empty()) {
+      error("--backend cupti: give --device (the built-in profile of this "
+            "GPU, or the file 'klaraptor device probe' wrote)");
+      return 1;
+    }
+    ProcessResult Smi = runProgram({"nvidia-smi", "-L"}, {}, "/dev/null");
+    if (!Smi.Started || Smi.status() != 0) {
+      error("--backend cupti needs a GPU, and 'nvidia-smi -L' found none" +
+            (Smi.Started ? std::string() : ": " + Smi.Error));
+      return 1;
+    }
   }
   std::vector<Program> Programs;
   std::string Error;
@@ -377,19 +408,26 @@ int runBench(const Args &A) {
     Costs C;
     C.Program = P.Name;
     std::vector<std::pair<std::string, std::string>> DevEnv;
-    if (!Device.empty())
+    if (!Device.empty() && Emu)
       DevEnv.push_back({"KLARAPTOR_EMU_DEVICE", Device});
+    // Programs for the emulator, or for the GPU (cupti backend).
+    auto Build = [&](const std::vector<std::string> &Extra,
+                     const std::string &Out) {
+      std::vector<std::string> Argv = {Driver};
+      if (Emu)
+        Argv.push_back("--klaraptor-emulate");
+      Argv.insert(Argv.end(), Extra.begin(), Extra.end());
+      Argv.insert(Argv.end(), {"-O2", Src, "-I" + Root, "-o", Out});
+      return Argv;
+    };
     // 1. Build for profiling.
-    if (!Step(P, "building",
-              {Driver, "--klaraptor-emulate", "-O2", Src, "-I" + Root, "-o",
-               Dir + "/prog"},
-              {}, ""))
+    if (!Step(P, "building", Build({}, Dir + "/prog"), {}, ""))
       continue;
     // 2. Profile.
     std::vector<std::string> Prof = {Self, "profile", "--fresh", "--quiet",
                                      "--sizes", TrainSizes, "--db",
                                      Dir + "/profile.db"};
-    if (!Device.empty())
+    if (!Device.empty() && Emu) // cupti records the GPU it runs on
       Prof.insert(Prof.end(), {"--device", Device});
     Prof.push_back("--");
     Prof.push_back(Dir + "/prog");
@@ -423,9 +461,7 @@ int runBench(const Args &A) {
     C.FitSeconds = seconds(T0);
     // 4. Rebuild with the rational programs.
     if (!Step(P, "building with the models",
-              {Driver, "--klaraptor-emulate", "--klaraptor-models",
-               Dir + "/models", "-O2", Src, "-I" + Root, "-o",
-               Dir + "/tuned"},
+              Build({"--klaraptor-models", Dir + "/models"}, Dir + "/tuned"),
               {}, ""))
       continue;
     // 5. Run at the test sizes.
@@ -439,7 +475,8 @@ int runBench(const Args &A) {
         Argv.push_back(replaceN(Arg, N));
       auto Env = DevEnv;
       Env.push_back({"KLARAPTOR_BENCH", BenchFile});
-      Env.push_back({"KLARAPTOR_EMU_EXECUTE", "0"});
+      if (Emu)
+        Env.push_back({"KLARAPTOR_EMU_EXECUTE", "0"});
       Env.push_back({"KLARAPTOR_LOG", Dir + "/decisions.jsonl"});
       Env.push_back({"KLARAPTOR_MODE", "tune"});
       T0 = std::chrono::steady_clock::now();
