@@ -103,6 +103,10 @@ if [ -n "$prepare" ]; then
       *) cp -L "$lib" "$prepare/lib/" ;;
     esac
   done
+  # Debug information is most of the size; the dynamic symbols (dlsym) stay.
+  for f in "$prepare"/bin/* "$prepare"/lib/* "$prepare"/programs/*; do
+    [ -L "$f" ] || strip --strip-debug "$f" 2>/dev/null || true
+  done
   echo "== bundle ready: $prepare ($(du -sh "$prepare" | cut -f1))"
   echo "   on the GPU machine: scripts/make-dataset.sh --bundle $prepare [OUTDIR]"
   exit 0
