@@ -928,7 +928,11 @@ int runDatasetBench(const Args &A) {
             "sizes in " + Manifest + "; give --train-sizes and --test-sizes");
       return 1;
     }
-    std::string Dev = Device.empty() ? D.Meta["device"] : Device;
+    std::string DevNote;
+    std::string Dev =
+        Device.empty() ? deviceProfileFor(D.Meta["device"], DevNote) : Device;
+    if (!DevNote.empty())
+      warning(P + ": " + DevNote);
     std::vector<BenchRow> Mine;
     for (size_t K = 0; K < D.Kernels.size(); ++K) {
       std::vector<profiledb::SampleRow> Samples;

@@ -1089,14 +1089,36 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
   return true;
 }
 
+std::string deviceProfileFor(const std::string &Name, std::string &Note) {
+  Note.clear();
+  model::HardwareParams H;
+  std::string Err;
+  if (Name.empty() || model::loadHardwareParams(Name, H, Err))
+    return Name;
+  static const std::pair<const char *, const char *> Families[] = {
+      {"H200", "h200"}, {"H100", "h100-sxm"}, {"A100", "a100-sxm4-80gb"},
+      {"T4", "t4"},     {"4090", "rtx-4090"}};
+  for (const auto &[Key, Profile] : Families)
+    if (Name.find(Key) != std::string::npos) {
+      Note = "the database's device '" + Name +
+             "' is a GPU, not a device profile; using the built-in '" +
+             Profile + "' (`klaraptor device probe` measures this GPU; "
+             "--device picks another)";
+      return Profile;
+    }
+  return Name;
+}
+
 bool fitKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Kernel,
                const KernelFitOptions &Options, KernelFit &Fit,
                std::string &Error) {
   std::vector<profiledb::SampleRow> Samples;
   if (!Db.samplesOf(Kernel.Id, Samples, Error))
     return false;
-  std::string Device =
-      Options.Device.empty() ? Db.meta("device") : Options.Device;
+  std::string Note;
+  std::string Device = Options.Device.empty()
+                           ? deviceProfileFor(Db.meta("device"), Note)
+                           : Options.Device;
   if (Device.empty()) {
     Error = Db.path() + ": the database names no device; use --device";
     return false;

@@ -184,6 +184,14 @@ private:
   std::string symbolPrefix() const;
 };
 
+/// The device profile to fit with for a database whose `device` is \p Name:
+/// \p Name itself when it is a profile (a built-in name or a .device file);
+/// for a GPU's name as the cupti backend records it ("NVIDIA H100 80GB
+/// HBM3"), the built-in profile of that GPU family (H200, H100, A100, T4,
+/// RTX 4090) with \p Note saying so; otherwise \p Name (loading it then
+/// fails with the reason).
+std::string deviceProfileFor(const std::string &Name, std::string &Note);
+
 /// Fits \p Kernel from the samples \p Db holds for it. False with \p Error
 /// (naming the kernel) when the spec cannot be parsed, the kernel has too few
 /// usable samples, the device profile cannot be loaded or a quantity cannot

@@ -940,8 +940,12 @@ int runReport(const Args &A) {
     error(DbPath + ": no kernels profiled (the database is empty)");
     return 1;
   }
-  if (O.Device.empty())
-    O.Device = Db->meta("device");
+  if (O.Device.empty()) {
+    std::string Note;
+    O.Device = deviceProfileFor(Db->meta("device"), Note);
+    if (!Note.empty())
+      warning(Note);
+  }
   if (O.Device.empty()) {
     error(DbPath + ": the database names no device; use --device PROFILE");
     return 1;
