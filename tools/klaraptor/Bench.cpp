@@ -573,6 +573,29 @@ int runBench(const Args &A) {
                   fmtNs(C.SearchGpuNs).c_str());
     CostTable += L;
   }
+  // Totals: what the loop costs against what the exhaustive search costs.
+  Costs T;
+  for (const Costs &C : AllCosts) {
+    T.ProfileSeconds += C.ProfileSeconds;
+    T.FitSeconds += C.FitSeconds;
+    T.ProfileGpuNs += C.ProfileGpuNs;
+    T.SearchSeconds += C.SearchSeconds;
+    T.SearchGpuNs += C.SearchGpuNs;
+  }
+  if (!AllCosts.empty()) {
+    char L[512];
+    std::snprintf(L, sizeof(L),
+                  "\ntotal: profiling + fitting %.1f s host (%s of %s), "
+                  "exhaustive search %.1f s host (%s of %s): %.2fx\n",
+                  T.ProfileSeconds + T.FitSeconds,
+                  fmtNs(T.ProfileGpuNs).c_str(), Gpu.c_str(),
+                  T.SearchSeconds, fmtNs(T.SearchGpuNs).c_str(), Gpu.c_str(),
+                  T.SearchSeconds > 0
+                      ? (T.ProfileSeconds + T.FitSeconds) / T.SearchSeconds
+                      : 0.0);
+    std::fputs(L, stdout);
+    CostTable += L;
+  }
   Md += CostTable;
   if (!MdOut.empty()) {
     std::ofstream F(MdOut);
