@@ -230,18 +230,15 @@ public:
 private:
   std::mutex M;
   bool Started = false, Broken = false;
-  std::string BrokenWhy;
   Backend B;
   std::unique_ptr<profiledb::ProfileDb> Db;
   int64_t Run = -1;
-  bool OwnRun = false;
   // Bench.
   bool BenchStarted = false, BenchBroken = false;
   int BenchFd = -1;
 
   bool start();
   bool startBench();
-  friend void endOwnRun();
 };
 
 Session &session() {
@@ -312,7 +309,6 @@ bool Session::start() {
     Run = Db->beginRun(ownCommandLine(), {}, Error);
     if (Run < 0)
       return Fail(Error);
-    OwnRun = true;
     std::lock_guard<std::mutex> G(OwnRunMutex);
     OwnRunDb = Db.get();
     OwnRunId = Run;

@@ -368,8 +368,9 @@ int runBench(const Args &A) {
   const std::string Bin = selfDirectory();
   const std::string Driver = Bin + "klaraptor-clang++", Self = Bin + "klaraptor";
   const std::string Root = folderOf(Manifest);
-  if (!makeDirs(Work)) {
-    error("cannot create '" + Work + "': " + std::strerror(errno));
+  std::string Why;
+  if (!makeDirs(Work, Why)) {
+    error("cannot create '" + Work + "': " + Why);
     return 1;
   }
 
@@ -392,8 +393,8 @@ int runBench(const Args &A) {
   };
   for (const Program &P : Programs) {
     const std::string Dir = Work + "/" + P.Name;
-    if (!makeDirs(Dir)) {
-      error("cannot create '" + Dir + "'");
+    if (!makeDirs(Dir, Why)) {
+      error("cannot create '" + Dir + "': " + Why);
       return 1;
     }
     const std::string Src =

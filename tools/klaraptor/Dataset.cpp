@@ -334,8 +334,9 @@ int runExport(const Args &A) {
               "}}\n";
     }
   }
-  if (!makeDirs(Out)) {
-    error("cannot create '" + Out + "': " + std::strerror(errno));
+  std::string Why;
+  if (!makeDirs(Out, Why)) {
+    error("cannot create '" + Out + "': " + Why);
     return 1;
   }
   std::string Path = Out + "/" + Program + ".jsonl";

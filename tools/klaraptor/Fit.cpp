@@ -10,6 +10,7 @@
 /// docs/cli.md describes the options.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Process.h"
 #include "KernelFit.h"
 
 #include "klaraptor/fitting/Report.h"
@@ -157,33 +158,6 @@ bool writeFile(const std::string &Path, const std::string &Text,
   return true;
 }
 
-bool makeDirs(const std::string &Dir, std::string &Err) {
-  std::string Cur;
-  size_t Pos = 0;
-  while (Pos != std::string::npos) {
-    size_t Next = Dir.find('/', Pos + 1);
-    Cur = Dir.substr(0, Next);
-    Pos = Next;
-    if (Cur.empty() || Cur == "/")
-      continue;
-    struct stat St;
-    if (::stat(Cur.c_str(), &St) == 0) {
-      if (!S_ISDIR(St.st_mode)) {
-        Err = "cannot create output directory '" + Dir + "': '" + Cur +
-              "' is not a directory";
-        return false;
-      }
-      continue;
-    }
-    if (::mkdir(Cur.c_str(), 0777) != 0 && errno != EEXIST) {
-      Err = "cannot create output directory '" + Dir +
-            "': " + std::strerror(errno);
-      return false;
-    }
-  }
-  return true;
-}
-
 } // namespace
 
 int runFit(const Args &A) {
@@ -257,55 +231,15 @@ int runFit(const Args &A) {
     return 1;
   }
 
-  // A missing file would be created by ProfileDb::open: check first.
-  struct stat St;
-  if (::stat(DbPath.c_str(), &St) != 0) {
-    error(DbPath +
-          ": cannot open the profile database: " + std::strerror(errno) +
-          " (run 'klaraptor profile' first, or use "
-          "--db FILE)");
-    return 1;
-  }
-  if (S_ISDIR(St.st_mode)) {
-    error(DbPath + ": is a directory, not a profile database");
-    return 1;
-  }
-  if (St.st_size == 0) {
-    error(DbPath + ": empty file, not a profile database");
-    return 1;
-  }
-  std::string Err;
+  std::string Err, Note;
+  std::vector<profiledb::KernelRow> Rows;
   std::unique_ptr<profiledb::ProfileDb> Db =
-      profiledb::ProfileDb::open(DbPath, profiledb::MetaInfo(), Err);
+      openProfileToFit(DbPath, Rows, O.Device, Note, Err);
+  if (!Note.empty())
+    warning(Note);
   if (!Db) {
     error(Err);
     return 1;
-  }
-  std::vector<profiledb::KernelRow> Rows;
-  if (!Db->kernels(Rows, Err)) {
-    error(Err);
-    return 1;
-  }
-  if (Rows.empty()) {
-    error(DbPath + ": no kernels profiled (the database is empty)");
-    return 1;
-  }
-  if (O.Device.empty()) {
-    std::string Note;
-    O.Device = deviceProfileFor(Db->meta("device"), Note);
-    if (!Note.empty())
-      warning(Note);
-  }
-  if (O.Device.empty()) {
-    error(DbPath + ": the database names no device; use --device PROFILE");
-    return 1;
-  }
-  {
-    model::HardwareParams H;
-    if (!model::loadHardwareParams(O.Device, H, Err)) {
-      error(Err);
-      return 1;
-    }
   }
   for (const std::string &K : Kernels) {
     bool Found = false;
@@ -336,7 +270,7 @@ int runFit(const Args &A) {
   }
 
   if (Evals.empty() && !makeDirs(OutDir, Err)) {
-    error(Err);
+    error("cannot create output directory '" + OutDir + "': " + Err);
     return 1;
   }
 

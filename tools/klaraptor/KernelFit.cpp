@@ -21,6 +21,9 @@
 #include <numeric>
 #include <set>
 #include <thread>
+#include <sys/stat.h>
+#include <cstring>
+#include <cerrno>
 
 using namespace klaraptor::fitting;
 
@@ -1107,6 +1110,46 @@ std::string deviceProfileFor(const std::string &Name, std::string &Note) {
       return Profile;
     }
   return Name;
+}
+
+std::unique_ptr<profiledb::ProfileDb>
+openProfileToFit(const std::string &DbPath,
+                 std::vector<profiledb::KernelRow> &Rows, std::string &Device,
+                 std::string &Note, std::string &Error) {
+  Note.clear();
+  struct stat St;
+  if (::stat(DbPath.c_str(), &St) != 0) {
+    Error = DbPath + ": cannot open the profile database: " +
+            std::strerror(errno) +
+            " (run 'klaraptor profile' first, or use --db FILE)";
+    return nullptr;
+  }
+  if (S_ISDIR(St.st_mode)) {
+    Error = DbPath + ": is a directory, not a profile database";
+    return nullptr;
+  }
+  if (St.st_size == 0) {
+    Error = DbPath + ": empty file, not a profile database";
+    return nullptr;
+  }
+  std::unique_ptr<profiledb::ProfileDb> Db =
+      profiledb::ProfileDb::open(DbPath, profiledb::MetaInfo(), Error);
+  if (!Db || !Db->kernels(Rows, Error))
+    return nullptr;
+  if (Rows.empty()) {
+    Error = DbPath + ": no kernels profiled (the database is empty)";
+    return nullptr;
+  }
+  if (Device.empty())
+    Device = deviceProfileFor(Db->meta("device"), Note);
+  if (Device.empty()) {
+    Error = DbPath + ": the database names no device; use --device PROFILE";
+    return nullptr;
+  }
+  model::HardwareParams H;
+  if (!model::loadHardwareParams(Device, H, Error))
+    return nullptr;
+  return Db;
 }
 
 bool fitKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Kernel,

@@ -192,6 +192,17 @@ private:
 /// fails with the reason).
 std::string deviceProfileFor(const std::string &Name, std::string &Note);
 
+/// Opens the profile database that `fit` and `report` read: \p DbPath must
+/// be an existing, non-empty file (ProfileDb::open would create a missing
+/// one) holding at least one kernel, whose rows go to \p Rows. An empty
+/// \p Device becomes the database's device (deviceProfileFor; \p Note says
+/// when a GPU's name was mapped to a profile); the device must load as a
+/// profile. Null with \p Error, ready to print, otherwise.
+std::unique_ptr<profiledb::ProfileDb>
+openProfileToFit(const std::string &DbPath,
+                 std::vector<profiledb::KernelRow> &Rows, std::string &Device,
+                 std::string &Note, std::string &Error);
+
 /// Fits \p Kernel from the samples \p Db holds for it. False with \p Error
 /// (naming the kernel) when the spec cannot be parsed, the kernel has too few
 /// usable samples, the device profile cannot be loaded or a quantity cannot

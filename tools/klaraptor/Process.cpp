@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <sstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -116,17 +115,27 @@ std::string shellJoin(const std::vector<std::string> &Argv) {
   return Out;
 }
 
-bool makeDirs(const std::string &Path) {
-  std::string Acc;
-  std::stringstream SS(Path);
-  if (!Path.empty() && Path[0] == '/')
-    Acc = "/";
-  for (std::string Part; std::getline(SS, Part, '/');) {
-    if (Part.empty())
+bool makeDirs(const std::string &Path, std::string &Why) {
+  std::string Cur;
+  size_t Pos = 0;
+  while (Pos != std::string::npos) {
+    size_t Next = Path.find('/', Pos + 1);
+    Cur = Path.substr(0, Next);
+    Pos = Next;
+    if (Cur.empty() || Cur == "/")
       continue;
-    Acc += Part + "/";
-    if (::mkdir(Acc.c_str(), 0755) != 0 && errno != EEXIST)
+    struct stat St;
+    if (::stat(Cur.c_str(), &St) == 0) {
+      if (!S_ISDIR(St.st_mode)) {
+        Why = "'" + Cur + "' is not a directory";
+        return false;
+      }
+      continue;
+    }
+    if (::mkdir(Cur.c_str(), 0777) != 0 && errno != EEXIST) {
+      Why = std::strerror(errno);
       return false;
+    }
   }
   return true;
 }

@@ -38,9 +38,10 @@ runProgram(const std::vector<std::string> &Argv,
 /// \p Argv as one line a POSIX shell would split back into \p Argv.
 std::string shellJoin(const std::vector<std::string> &Argv);
 
-/// Creates \p Path and its missing parents (mode 0755), like `mkdir -p`;
-/// false with errno set when one cannot be created.
-bool makeDirs(const std::string &Path);
+/// Creates \p Path and its missing parents, like `mkdir -p`; false with
+/// \p Why ("'a/b' is not a directory", or the system's reason) when one
+/// cannot be created.
+bool makeDirs(const std::string &Path, std::string &Why);
 
 /// The folder of the running klaraptor executable (from /proc/self/exe),
 /// with a trailing '/'; "" when unknown.

@@ -909,53 +909,15 @@ int runReport(const Args &A) {
     return 1;
   }
 
-  // A missing file would be created by ProfileDb::open: check first.
-  struct stat St;
-  if (::stat(DbPath.c_str(), &St) != 0) {
-    error(DbPath +
-          ": cannot open the profile database: " + std::strerror(errno) +
-          " (run 'klaraptor profile' first, or use --db FILE)");
-    return 1;
-  }
-  if (S_ISDIR(St.st_mode)) {
-    error(DbPath + ": is a directory, not a profile database");
-    return 1;
-  }
-  if (St.st_size == 0) {
-    error(DbPath + ": empty file, not a profile database");
-    return 1;
-  }
+  std::string Note;
+  std::vector<profiledb::KernelRow> Rows;
   std::unique_ptr<profiledb::ProfileDb> Db =
-      profiledb::ProfileDb::open(DbPath, profiledb::MetaInfo(), Err);
+      openProfileToFit(DbPath, Rows, O.Device, Note, Err);
+  if (!Note.empty())
+    warning(Note);
   if (!Db) {
     error(Err);
     return 1;
-  }
-  std::vector<profiledb::KernelRow> Rows;
-  if (!Db->kernels(Rows, Err)) {
-    error(Err);
-    return 1;
-  }
-  if (Rows.empty()) {
-    error(DbPath + ": no kernels profiled (the database is empty)");
-    return 1;
-  }
-  if (O.Device.empty()) {
-    std::string Note;
-    O.Device = deviceProfileFor(Db->meta("device"), Note);
-    if (!Note.empty())
-      warning(Note);
-  }
-  if (O.Device.empty()) {
-    error(DbPath + ": the database names no device; use --device PROFILE");
-    return 1;
-  }
-  {
-    model::HardwareParams H;
-    if (!model::loadHardwareParams(O.Device, H, Err)) {
-      error(Err);
-      return 1;
-    }
   }
 
   // A kernel whose pragma changed has several rows: the newest spec wins.

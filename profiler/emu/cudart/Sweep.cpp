@@ -47,12 +47,12 @@ int Runtime::sweep(const LaunchRequest &R, const uint32_t *Shapes,
     timing::LaunchEstimate E;
     if (!Full) {
       // One SM's wave, traced, no metrics: cheap at any data size.
-      if (!estimateShape(*S.F, S, S.Grid, S.Block, 0, E, nullptr, Why)) {
-        restoreMemory(Saved);
+      bool Ok = estimateShape(*S.F, S, S.Grid, S.Block, 0, E, nullptr, Why);
+      restoreMemory(Saved);
+      if (!Ok) {
         Fn(Ctx, I, nullptr, Why.c_str());
         continue;
       }
-      restoreMemory(Saved);
       profiler::LaunchRecord Rec = makeRecord(S, emu::LaunchMetrics(), 0, &E);
       Fn(Ctx, I, &Rec, nullptr);
       continue;

@@ -14,10 +14,20 @@ all groups: mean Spearman, median error, geometric mean and worst
 best/chosen. Prints PASS when the mean Spearman is at least X (default 0:
 estimates rank shapes better than chance), FAIL otherwise (exit 1). Pure
 Python (sqlite3); docs/timing.md, "Validation with a GPU"."""
+import importlib.util
 import math
+import os
 import sqlite3
 import statistics
 import sys
+
+# ranks and Spearman's correlation as compare-timings.py computes them.
+_spec = importlib.util.spec_from_file_location(
+    "compare_timings",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "compare-timings.py"))
+_timings = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_timings)
+spearman = _timings.spearman
 
 
 def load(path):
@@ -30,29 +40,6 @@ def load(path):
     for name, data, bx, by, bz, ns in db.execute(q):
         out.setdefault((name, data), {})[(bx, by, bz)] = ns
     return out
-
-
-def ranks(v):
-    order = sorted(range(len(v)), key=lambda i: v[i])
-    r = [0.0] * len(v)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2.0
-        i = j + 1
-    return r
-
-
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = statistics.mean(ra), statistics.mean(rb)
-    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    den = math.sqrt(sum((x - ma) ** 2 for x in ra) *
-                    sum((y - mb) ** 2 for y in rb))
-    return num / den if den > 0 else 0.0
 
 
 def main():
