@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 namespace klaraptor::devices {
@@ -336,6 +337,35 @@ bool DeviceProfile::parse(std::string_view Text, const std::string &Origin,
   return true;
 }
 
+namespace {
+/// Profiles registered at run time (registerDeviceProfile): id -> (text,
+/// origin). Consulted before the built-in ones.
+struct Registered {
+  std::mutex Lock;
+  std::map<std::string, std::pair<std::string, std::string>> Profiles;
+};
+Registered &registered() {
+  static Registered R;
+  return R;
+}
+} // namespace
+
+bool registerDeviceProfile(const std::string &Text, const std::string &Origin,
+                           std::string &Id, std::string &Error) {
+  DeviceProfile P;
+  if (!P.parse(Text, Origin, Error))
+    return false;
+  if (P.Id.empty()) {
+    Error = Origin + ": the device profile has no 'id'";
+    return false;
+  }
+  Id = P.Id;
+  Registered &R = registered();
+  std::lock_guard<std::mutex> G(R.Lock);
+  R.Profiles[P.Id] = {Text, Origin};
+  return true;
+}
+
 bool loadDeviceProfile(std::string_view NameOrPath, DeviceProfile &P,
                        std::string &Error) {
   std::string_view Spec = trim(NameOrPath);
@@ -345,6 +375,16 @@ bool loadDeviceProfile(std::string_view NameOrPath, DeviceProfile &P,
                 (Spec.size() > 7 && Spec.substr(Spec.size() - 7) == ".device");
   P = DeviceProfile();
   if (!IsPath) {
+    std::pair<std::string, std::string> Found;
+    {
+      Registered &R = registered();
+      std::lock_guard<std::mutex> G(R.Lock);
+      auto It = R.Profiles.find(std::string(Spec));
+      if (It != R.Profiles.end())
+        Found = It->second;
+    }
+    if (!Found.first.empty())
+      return P.parse(Found.first, Found.second, Error);
     const BuiltinProfile *B = findBuiltin(Spec);
     if (!B) {
       Error = "unknown device profile '" + std::string(Spec) +

@@ -87,6 +87,15 @@ struct DeviceProfile {
 bool loadDeviceProfile(std::string_view NameOrPath, DeviceProfile &P,
                        std::string &Error);
 
+/// Makes the profile \p Text (the contents of \p Origin, e.g. "the profile
+/// database x.db") loadable by its id in this process, in place of a
+/// built-in profile of the same id: a database profiled with a profile file
+/// stores the file's text, so that `fit` and `report` read it without the
+/// file. \p Id receives the profile's id. False with \p Error when the text
+/// does not parse or has no id. Thread-safe.
+bool registerDeviceProfile(const std::string &Text, const std::string &Origin,
+                           std::string &Id, std::string &Error);
+
 /// Every timing key a profile may carry, without the `timing.` prefix
 /// (`<resource>.latency`, `<resource>.gap` for int fp32 fp64 sfu lsu shared
 /// l2 dram branch; schedulers, issue_gap, barrier_latency, l2_hit_rate,

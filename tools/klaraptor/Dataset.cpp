@@ -931,7 +931,9 @@ int runDatasetBench(const Args &A) {
     }
     std::string DevNote;
     std::string Dev =
-        Device.empty() ? deviceProfileFor(D.Meta["device"], DevNote) : Device;
+        Device.empty() ? deviceProfileFor(D.Meta["device"], DevNote,
+                                          D.Meta["device_profile"], P)
+                       : Device;
     if (!DevNote.empty())
       warning(P + ": " + DevNote);
     std::vector<BenchRow> Mine;

@@ -12,6 +12,7 @@
 #include "klaraptor/fitting/DataTable.h"
 #include "klaraptor/fitting/Report.h"
 #include "klaraptor/model/PerformanceModel.h"
+#include "DeviceProfile.h"
 
 #include <algorithm>
 #include <atomic>
@@ -1092,15 +1093,29 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
   return true;
 }
 
-std::string deviceProfileFor(const std::string &Name, std::string &Note) {
+std::string deviceProfileFor(const std::string &Name, std::string &Note,
+                             const std::string &StoredText,
+                             const std::string &From) {
   Note.clear();
   model::HardwareParams H;
   std::string Err;
+  if (!StoredText.empty()) {
+    std::string Id;
+    if (devices::registerDeviceProfile(
+            StoredText, (From.empty() ? "the database" : From) + "'s device_profile",
+            Id, Err) &&
+        Id == Name)
+      return Id;
+    Note = Err.empty() ? "the stored device profile's id '" + Id +
+                             "' is not the database's device '" + Name + "'"
+                       : "cannot use the stored device profile: " + Err;
+  }
   if (Name.empty() || model::loadHardwareParams(Name, H, Err))
     return Name;
   static const std::pair<const char *, const char *> Families[] = {
       {"H200", "h200"}, {"H100", "h100-sxm"}, {"A100", "a100-sxm4-80gb"},
-      {"T4", "t4"},     {"4090", "rtx-4090"}};
+      {"T4", "t4"},     {"4090", "rtx-4090"},
+      {"2070 SUPER", "rtx-2070-super"}};
   for (const auto &[Key, Profile] : Families)
     if (Name.find(Key) != std::string::npos) {
       Note = "the database's device '" + Name +
@@ -1141,7 +1156,8 @@ openProfileToFit(const std::string &DbPath,
     return nullptr;
   }
   if (Device.empty())
-    Device = deviceProfileFor(Db->meta("device"), Note);
+    Device = deviceProfileFor(Db->meta("device"), Note,
+                              Db->meta("device_profile"), DbPath);
   if (Device.empty()) {
     Error = DbPath + ": the database names no device; use --device PROFILE";
     return nullptr;
@@ -1160,7 +1176,9 @@ bool fitKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Kernel,
     return false;
   std::string Note;
   std::string Device = Options.Device.empty()
-                           ? deviceProfileFor(Db.meta("device"), Note)
+                           ? deviceProfileFor(Db.meta("device"), Note,
+                                              Db.meta("device_profile"),
+                                              Db.path())
                            : Options.Device;
   if (Device.empty()) {
     Error = Db.path() + ": the database names no device; use --device";

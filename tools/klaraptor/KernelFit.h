@@ -188,9 +188,15 @@ private:
 /// \p Name itself when it is a profile (a built-in name or a .device file);
 /// for a GPU's name as the cupti backend records it ("NVIDIA H100 80GB
 /// HBM3"), the built-in profile of that GPU family (H200, H100, A100, T4,
-/// RTX 4090) with \p Note saying so; otherwise \p Name (loading it then
-/// fails with the reason).
-std::string deviceProfileFor(const std::string &Name, std::string &Note);
+/// RTX 4090, RTX 2070 SUPER) with \p Note saying so; otherwise \p Name
+/// (loading it then fails with the reason). \p StoredText is the database's
+/// `device_profile` meta (the text of the profile file it was profiled
+/// with): when given, it is registered under its id
+/// (devices::registerDeviceProfile), so the id loads without the file;
+/// \p From names the database in messages.
+std::string deviceProfileFor(const std::string &Name, std::string &Note,
+                             const std::string &StoredText = "",
+                             const std::string &From = "");
 
 /// Opens the profile database that `fit` and `report` read: \p DbPath must
 /// be an existing, non-empty file (ProfileDb::open would create a missing

@@ -26,8 +26,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <unistd.h>
 
 #ifndef KLARAPTOR_VERSION
@@ -274,6 +276,9 @@ int runProfile(const Args &A) {
       }
   }
   std::string Error;
+  // A profile file's text, stored in the database so that fit and report
+  // need not find the file again.
+  std::string DeviceText;
   if (!Device.empty()) {
     // The database and the emulated runtime name a device by its profile's
     // id, also when --device gives a .device file.
@@ -283,6 +288,12 @@ int runProfile(const Args &A) {
       return 1;
     }
     DeviceId = P.Id;
+    if (P.Origin != "built-in") {
+      std::ifstream In(Device);
+      std::stringstream SS;
+      SS << In.rdbuf();
+      DeviceText = SS.str();
+    }
   }
   profiledb::MetaInfo Meta{KLARAPTOR_VERSION, DeviceId, ""};
   auto Db = profiledb::ProfileDb::open(DbPath, Meta, Error);
@@ -295,6 +306,19 @@ int runProfile(const Args &A) {
     error(DbPath + " holds measurements of device '" + Db->meta("device") +
           "', not '" + DeviceId + "'; use another --db or --fresh");
     return 1;
+  }
+  if (!DeviceText.empty()) {
+    const std::string Stored = Db->meta("device_profile");
+    if (!Stored.empty() && Stored != DeviceText) {
+      error(DbPath + " was profiled with another version of the device "
+            "profile '" + DeviceId + "' than " + Device +
+            "; use another --db or --fresh");
+      return 1;
+    }
+    if (Stored.empty() && !Db->setMeta("device_profile", DeviceText, Error)) {
+      error(Error);
+      return 1;
+    }
   }
   const std::string AbsDb = absolutePath(DbPath);
 

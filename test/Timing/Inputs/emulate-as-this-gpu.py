@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 PROFILES = [("H200", "h200"), ("H100", "h100-sxm"), ("A100", "a100-sxm4-80gb"),
-            ("T4", "t4"), ("4090", "rtx-4090")]
+            ("T4", "t4"), ("4090", "rtx-4090"), ("2070 SUPER", "rtx-2070-super")]
 
 
 def profile_for(name):

@@ -307,7 +307,8 @@ TEST(Profiles, EveryShippedProfileHasItsParameters) {
                           Expect{"h200", 4800, 1.98, 132, 480},
                           Expect{"a100-sxm4-80gb", 2039, 1.41, 108, 470},
                           Expect{"rtx-4090", 1008, 2.52, 128, 500},
-                          Expect{"t4", 320, 1.59, 40, 430}}) {
+                          Expect{"t4", 320, 1.59, 40, 430},
+                          Expect{"rtx-2070-super", 448, 1.77, 40, 472}}) {
     HardwareParams H;
     std::string Error;
     ASSERT_TRUE(loadHardwareParams(E.Id, H, Error)) << E.Id << ": " << Error;
