@@ -29,6 +29,7 @@
 #include "Commands.h"
 #include "Process.h"
 #include "Json.h"
+#include "DatasetFile.h"
 #include "KernelFit.h"
 #include "ProfileDb.h"
 
@@ -88,57 +89,9 @@ namespace {
 
 //===--- Writing -----------------------------------------------------------===//
 
-/// The shortest %g form that reads back as exactly \p V; "null" when not
-/// finite (JSON has no NaN).
-std::string num(double V) {
-  if (!std::isfinite(V))
-    return "null";
-  char B[40];
-  for (int P = 15; P <= 17; ++P) {
-    std::snprintf(B, sizeof(B), "%.*g", P, V);
-    if (std::strtod(B, nullptr) == V)
-      break;
-  }
-  return B;
-}
-
-std::string quote(const std::string &S) {
-  std::string O = "\"";
-  for (unsigned char C : S) {
-    switch (C) {
-    case '"': O += "\\\""; break;
-    case '\\': O += "\\\\"; break;
-    case '\n': O += "\\n"; break;
-    case '\t': O += "\\t"; break;
-    case '\r': O += "\\r"; break;
-    default:
-      if (C < 0x20) {
-        char B[8];
-        std::snprintf(B, sizeof(B), "\\u%04x", C);
-        O += B;
-      } else {
-        O += char(C);
-      }
-    }
-  }
-  return O + "\"";
-}
-
-std::string dims(const int64_t D[3]) {
-  return "[" + std::to_string(D[0]) + "," + std::to_string(D[1]) + "," +
-         std::to_string(D[2]) + "]";
-}
-
 bool fileExists(const std::string &P) {
   struct stat St;
   return ::stat(P.c_str(), &St) == 0;
-}
-
-std::string stemOf(const std::string &Path) {
-  size_t Slash = Path.rfind('/');
-  std::string Base = Slash == std::string::npos ? Path : Path.substr(Slash + 1);
-  size_t Dot = Base.rfind('.');
-  return Dot == std::string::npos || Dot == 0 ? Base : Base.substr(0, Dot);
 }
 
 /// A prepared statement that finalizes itself.
@@ -171,13 +124,6 @@ private:
 std::string canonicalData(const std::string &Text) {
   profiledb::DataTuple D;
   return profiledb::dataFromJson(Text, D) ? profiledb::dataToJson(D) : Text;
-}
-
-/// The JSON string of meta \p Key, or null.
-std::string metaOr(const std::map<std::string, std::string> &M,
-                   const std::string &Key) {
-  auto It = M.find(Key);
-  return It == M.end() ? "null" : quote(It->second);
 }
 
 int runExport(const Args &A) {
@@ -217,70 +163,54 @@ int runExport(const Args &A) {
   if (Program.empty())
     Program = stemOf(DbPath);
   sqlite3 *H = Db->handle();
-  std::string Text;
   auto Fail = [&](const char *What) {
     error(DbPath + ": cannot read " + What + ": " + sqlite3_errmsg(H));
     return 1;
   };
 
-  std::map<std::string, std::string> Meta;
+  Dataset D;
+  D.Program = Program;
   {
     Query Q(H, "SELECT key, value FROM meta ORDER BY key");
     if (!Q.ok())
       return Fail("meta");
     while (Q.row())
-      Meta[Q.t(0)] = Q.t(1);
+      D.Meta[Q.t(0)] = Q.t(1);
   }
-  std::string Date = "null";
+  std::string Date;
+  bool HasDate = false;
   {
     Query Q(H, "SELECT MIN(start_time) FROM runs");
-    if (Q.ok() && Q.row() && !Q.null(0))
-      Date = quote(Q.t(0));
+    if (Q.ok() && Q.row() && !Q.null(0)) {
+      Date = Q.t(0);
+      HasDate = true;
+    }
   }
-  Text += "{\"type\":\"header\",\"format\":\"klaraptor-dataset\","
-          "\"format_version\":1,\"program\":" +
-          quote(Program) + ",\"device\":" + metaOr(Meta, "device") +
-          ",\"backend\":" + metaOr(Meta, "backend") +
-          ",\"cuda_driver_version\":" + metaOr(Meta, "cuda_driver_version") +
-          ",\"cuda_runtime_version\":" + metaOr(Meta, "cuda_runtime_version") +
-          ",\"klaraptor_version\":" + metaOr(Meta, "klaraptor_version") +
-          ",\"date\":" + Date + ",\"meta\":{";
-  bool First = true;
-  for (const auto &[K, V] : Meta) {
-    Text += (First ? "" : ",") + quote(K) + ":" + quote(V);
-    First = false;
-  }
-  Text += "}}\n";
-
-  std::map<int64_t, int64_t> RunIds, KernelIds, LaunchIds;
+  std::map<int64_t, size_t> RunIndex, KernelIndex;
   {
     Query Q(H, "SELECT id, command_line, sizes, start_time, end_time, status "
                "FROM runs ORDER BY id");
     if (!Q.ok())
       return Fail("runs");
     while (Q.row()) {
-      int64_t Id = int64_t(RunIds.size()) + 1;
-      RunIds[Q.i(0)] = Id;
-      Text += "{\"type\":\"run\",\"id\":" + std::to_string(Id) +
-              ",\"command_line\":" + quote(Q.t(1)) +
-              ",\"sizes\":" + canonicalData(Q.t(2)) +
-              ",\"start_time\":" + quote(Q.t(3)) + ",\"end_time\":" +
-              (Q.null(4) ? std::string("null") : quote(Q.t(4))) +
-              ",\"status\":" + quote(Q.t(5)) + "}\n";
+      RunIndex[Q.i(0)] = D.Runs.size();
+      DsRun R;
+      R.CommandLine = Q.t(1);
+      R.Sizes = canonicalData(Q.t(2));
+      R.Start = Q.t(3);
+      R.HasEnd = !Q.null(4);
+      R.End = Q.t(4);
+      R.Status = Q.t(5);
+      D.Runs.push_back(std::move(R));
     }
   }
-  std::map<int64_t, std::string> KernelNames;
   {
     Query Q(H, "SELECT id, name, spec FROM kernels ORDER BY id");
     if (!Q.ok())
       return Fail("kernels");
     while (Q.row()) {
-      int64_t Id = int64_t(KernelIds.size()) + 1;
-      KernelIds[Q.i(0)] = Id;
-      KernelNames[Q.i(0)] = Q.t(1);
-      Text += "{\"type\":\"kernel\",\"id\":" + std::to_string(Id) +
-              ",\"name\":" + quote(Q.t(1)) + ",\"spec\":" + quote(Q.t(2)) +
-              "}\n";
+      KernelIndex[Q.i(0)] = D.Kernels.size();
+      D.Kernels.push_back({Q.t(1), Q.t(2)});
     }
   }
   Query L(H, "SELECT id, run_id, kernel_id, data, grid_x, grid_y, grid_z, "
@@ -293,47 +223,35 @@ int runExport(const Args &A) {
   if (!L.ok() || !S.ok() || !M.ok())
     return Fail("launches");
   while (L.row()) {
-    int64_t Id = int64_t(LaunchIds.size()) + 1;
-    LaunchIds[L.i(0)] = Id;
-    int64_t G[3] = {L.i(4), L.i(5), L.i(6)}, B[3] = {L.i(7), L.i(8), L.i(9)};
-    Text += "{\"type\":\"launch\",\"id\":" + std::to_string(Id) +
-            ",\"run\":" + std::to_string(RunIds[L.i(1)]) +
-            ",\"kernel\":" + std::to_string(KernelIds[L.i(2)]) +
-            ",\"name\":" + quote(KernelNames[L.i(2)]) +
-            ",\"data\":" + canonicalData(L.t(3)) + ",\"grid\":" + dims(G) +
-            ",\"block\":" + dims(B) + "}\n";
+    DsLaunch Ln;
+    Ln.Run = RunIndex[L.i(1)];
+    Ln.Kernel = KernelIndex[L.i(2)];
+    Ln.Data = canonicalData(L.t(3));
+    for (int I = 0; I < 3; ++I) {
+      Ln.Grid[I] = L.i(4 + I);
+      Ln.Block[I] = L.i(7 + I);
+    }
     sqlite3_reset(S.get());
     sqlite3_bind_int64(S.get(), 1, L.i(0));
     while (S.row()) {
-      int64_t SB[3] = {S.i(1), S.i(2), S.i(3)}, SG[3] = {S.i(4), S.i(5), S.i(6)};
-      std::string Metrics;
-      std::map<std::string, double> Keys;
+      DsSample Sm;
+      for (int I = 0; I < 3; ++I) {
+        Sm.Block[I] = S.i(1 + I);
+        Sm.Grid[I] = S.i(4 + I);
+      }
+      Sm.Registers = S.i(7);
+      Sm.SharedBytes = S.i(8);
+      Sm.TimeNs = S.d(9);
+      Sm.Status = S.t(10);
       sqlite3_reset(M.get());
       sqlite3_bind_int64(M.get(), 1, S.i(0));
-      while (M.row()) {
-        Keys[M.t(0)] = M.d(1);
-        Metrics += (Metrics.empty() ? "" : ",") + quote(M.t(0)) + ":" +
-                   num(M.d(1));
-      }
-      std::string Spread;
-      // Convenience copies of the cupti backend's spread keys (docs/cupti.md);
-      // `metrics` stays the authority.
-      for (auto [Key, Field] :
-           {std::pair<const char *, const char *>{"gpu_time_ns_min",
-                                                  "time_ns_min"},
-            {"gpu_time_ns_max", "time_ns_max"},
-            {"gpu_time_repeats", "repeats"}})
-        if (Keys.count(Key))
-          Spread += ",\"" + std::string(Field) + "\":" + num(Keys[Key]);
-      Text += "{\"type\":\"sample\",\"launch\":" + std::to_string(Id) +
-              ",\"block\":" + dims(SB) + ",\"grid\":" + dims(SG) +
-              ",\"registers\":" + std::to_string(S.i(7)) +
-              ",\"shared_bytes\":" + std::to_string(S.i(8)) +
-              ",\"time_ns\":" + num(S.d(9)) + Spread +
-              ",\"status\":" + quote(S.t(10)) + ",\"metrics\":{" + Metrics +
-              "}}\n";
+      while (M.row())
+        Sm.Metrics.push_back({M.t(0), M.d(1)});
+      Ln.Samples.push_back(std::move(Sm));
     }
+    D.Launches.push_back(std::move(Ln));
   }
+  std::string Text = datasetText(D, HasDate ? &Date : nullptr);
   std::string Why;
   if (!makeDirs(Out, Why)) {
     error("cannot create '" + Out + "': " + Why);
@@ -348,206 +266,8 @@ int runExport(const Args &A) {
     return 1;
   }
   std::printf("%s: %zu runs, %zu kernels, %zu launches\n", Path.c_str(),
-              RunIds.size(), KernelIds.size(), LaunchIds.size());
+              D.Runs.size(), D.Kernels.size(), D.Launches.size());
   return 0;
-}
-
-//===--- Reading -----------------------------------------------------------===//
-
-struct DsRun {
-  std::string CommandLine, Sizes, Start, End, Status;
-  bool HasEnd = false;
-  profiledb::DataTuple SizeTuple;
-};
-
-struct DsKernel {
-  std::string Name, Spec;
-};
-
-struct DsSample {
-  int64_t Block[3], Grid[3];
-  int64_t Registers = 0, SharedBytes = 0;
-  double TimeNs = NAN;
-  std::string Status;
-  std::vector<std::pair<std::string, double>> Metrics;
-};
-
-struct DsLaunch {
-  size_t Run = 0, Kernel = 0; ///< indices into Dataset::Runs / Kernels
-  std::string Data;           ///< canonical JSON
-  profiledb::DataTuple DataTuple;
-  int64_t Grid[3], Block[3];
-  std::vector<DsSample> Samples;
-};
-
-struct Dataset {
-  std::string Path, Program;
-  std::map<std::string, std::string> Meta;
-  std::vector<DsRun> Runs;
-  std::vector<DsKernel> Kernels;
-  std::vector<DsLaunch> Launches;
-};
-
-bool getInt(const JsonValue &V, int64_t &Out) {
-  if (V.K != JsonValue::Number || V.N != std::floor(V.N) ||
-      std::fabs(V.N) > 9007199254740992.0)
-    return false;
-  Out = int64_t(V.N);
-  return true;
-}
-
-bool getDims(const JsonValue &V, int64_t Out[3]) {
-  if (V.K != JsonValue::Array || V.A.size() != 3)
-    return false;
-  for (size_t I = 0; I < 3; ++I)
-    if (!getInt(V.A[I], Out[I]) || Out[I] < 1)
-      return false;
-  return true;
-}
-
-bool getData(const JsonValue &V, std::string &Canon, profiledb::DataTuple &T) {
-  if (V.K != JsonValue::Object)
-    return false;
-  T.clear();
-  for (const auto &[K, X] : V.O) {
-    int64_t N;
-    if (!getInt(X, N))
-      return false;
-    T[K] = N;
-  }
-  Canon = profiledb::dataToJson(T);
-  return true;
-}
-
-bool readDataset(const std::string &Path, Dataset &D, std::string &Error) {
-  std::ifstream In(Path);
-  if (!In) {
-    Error = "cannot read the dataset '" + Path + "': " + std::strerror(errno);
-    return false;
-  }
-  D.Path = Path;
-  std::string Line;
-  unsigned N = 0;
-  bool Header = false;
-  while (std::getline(In, Line)) {
-    ++N;
-    std::string Where = Path + ":" + std::to_string(N) + ": ";
-    if (Line.empty())
-      continue;
-    JsonValue J;
-    std::string Why;
-    if (!parseJson(Line, J, Why)) {
-      Error = Where + "malformed JSON: " + Why;
-      return false;
-    }
-    if (J.K != JsonValue::Object) {
-      Error = Where + "expected a JSON object";
-      return false;
-    }
-    const std::string &Type = J["type"].str();
-    auto Bad = [&](const std::string &What) {
-      Error = Where + What;
-      return false;
-    };
-    if (!Header) {
-      if (Type != "header" || J["format"].str() != "klaraptor-dataset")
-        return Bad("expected the header line {\"type\":\"header\","
-                   "\"format\":\"klaraptor-dataset\",...}");
-      int64_t V = 0;
-      if (!getInt(J["format_version"], V) || V != 1)
-        return Bad("unsupported dataset format_version (this klaraptor "
-                   "reads 1)");
-      if (J["meta"].K != JsonValue::Object)
-        return Bad("the header has no 'meta' object");
-      for (const auto &[K, X] : J["meta"].O) {
-        if (X.K != JsonValue::String)
-          return Bad("meta '" + K + "' is not a string");
-        D.Meta[K] = X.S;
-      }
-      D.Program = J["program"].str().empty() ? stemOf(Path) : J["program"].str();
-      Header = true;
-      continue;
-    }
-    int64_t Id = 0;
-    if (Type == "run") {
-      DsRun R;
-      if (!getInt(J["id"], Id) || Id != int64_t(D.Runs.size()) + 1)
-        return Bad("run 'id' must be " + std::to_string(D.Runs.size() + 1));
-      if (J["command_line"].K != JsonValue::String ||
-          J["start_time"].K != JsonValue::String ||
-          J["status"].K != JsonValue::String)
-        return Bad("a run needs 'command_line', 'start_time' and 'status' "
-                   "strings");
-      if (!getData(J["sizes"], R.Sizes, R.SizeTuple))
-        return Bad("run 'sizes' must be an object of integers");
-      R.CommandLine = J["command_line"].S;
-      R.Start = J["start_time"].S;
-      R.Status = J["status"].S;
-      R.HasEnd = J["end_time"].K == JsonValue::String;
-      R.End = J["end_time"].str();
-      D.Runs.push_back(std::move(R));
-    } else if (Type == "kernel") {
-      if (!getInt(J["id"], Id) || Id != int64_t(D.Kernels.size()) + 1)
-        return Bad("kernel 'id' must be " +
-                   std::to_string(D.Kernels.size() + 1));
-      if (J["name"].K != JsonValue::String || J["spec"].K != JsonValue::String)
-        return Bad("a kernel needs 'name' and 'spec' strings");
-      D.Kernels.push_back({J["name"].S, J["spec"].S});
-    } else if (Type == "launch") {
-      DsLaunch L;
-      int64_t Run = 0, Kernel = 0;
-      if (!getInt(J["id"], Id) || Id != int64_t(D.Launches.size()) + 1)
-        return Bad("launch 'id' must be " +
-                   std::to_string(D.Launches.size() + 1));
-      if (!getInt(J["run"], Run) || Run < 1 || Run > int64_t(D.Runs.size()))
-        return Bad("launch 'run' names no run above it");
-      if (!getInt(J["kernel"], Kernel) || Kernel < 1 ||
-          Kernel > int64_t(D.Kernels.size()))
-        return Bad("launch 'kernel' names no kernel above it");
-      if (!getData(J["data"], L.Data, L.DataTuple))
-        return Bad("launch 'data' must be an object of integers");
-      if (!getDims(J["grid"], L.Grid) || !getDims(J["block"], L.Block))
-        return Bad("launch 'grid' and 'block' must be three positive "
-                   "integers");
-      L.Run = size_t(Run - 1);
-      L.Kernel = size_t(Kernel - 1);
-      D.Launches.push_back(std::move(L));
-    } else if (Type == "sample") {
-      DsSample S;
-      if (!getInt(J["launch"], Id) || Id != int64_t(D.Launches.size()) ||
-          D.Launches.empty())
-        return Bad("a sample must follow its launch ('launch' is the id of "
-                   "the launch line above)");
-      if (!getDims(J["block"], S.Block) || !getDims(J["grid"], S.Grid))
-        return Bad("sample 'block' and 'grid' must be three positive "
-                   "integers");
-      if (!getInt(J["registers"], S.Registers) ||
-          !getInt(J["shared_bytes"], S.SharedBytes))
-        return Bad("sample 'registers' and 'shared_bytes' must be integers");
-      if (J["time_ns"].K != JsonValue::Number)
-        return Bad("sample 'time_ns' must be a number");
-      if (J["status"].K != JsonValue::String)
-        return Bad("sample 'status' must be a string");
-      if (J["metrics"].K != JsonValue::Object)
-        return Bad("sample 'metrics' must be an object");
-      S.TimeNs = J["time_ns"].N;
-      S.Status = J["status"].S;
-      for (const auto &[K, X] : J["metrics"].O) {
-        if (X.K != JsonValue::Number)
-          return Bad("metric '" + K + "' must be a number");
-        S.Metrics.push_back({K, X.N});
-      }
-      D.Launches.back().Samples.push_back(std::move(S));
-    } else {
-      return Bad("unknown line type '" + Type +
-                 "' (expected run, kernel, launch or sample)");
-    }
-  }
-  if (!Header) {
-    Error = Path + ": empty dataset (no header line)";
-    return false;
-  }
-  return true;
 }
 
 //===--- Import ------------------------------------------------------------===//
@@ -720,19 +440,6 @@ int runImport(const Args &A) {
 
 //===--- Bench -------------------------------------------------------------===//
 
-bool parseSizes(const std::string &Text, std::set<int64_t> &Out) {
-  Out.clear();
-  std::stringstream SS(Text);
-  for (std::string Item; std::getline(SS, Item, ',');) {
-    char *End = nullptr;
-    long long V = std::strtoll(Item.c_str(), &End, 10);
-    if (Item.empty() || *End || V <= 0)
-      return false;
-    Out.insert(V);
-  }
-  return !Out.empty();
-}
-
 /// NAME -> (train, test) from a bench manifest (NAME SOURCE [train=LIST]
 /// [test=LIST] -- ARGS); only the fields this command needs.
 bool readSizes(const std::string &Path,
@@ -760,31 +467,6 @@ bool readSizes(const std::string &Path,
         E.second = W.substr(5);
     }
   }
-  return true;
-}
-
-std::string dimText(const int64_t D[3]) {
-  return std::to_string(D[0]) + "x" + std::to_string(D[1]) + "x" +
-         std::to_string(D[2]);
-}
-
-std::string dataText(const profiledb::DataTuple &D) {
-  std::string S;
-  for (const auto &[K, V] : D)
-    S += (S.empty() ? "" : ",") + K + "=" + std::to_string(V);
-  return S;
-}
-
-bool usable(const DsSample &S) {
-  return S.Status == "ok" && std::isfinite(S.TimeNs) && S.TimeNs > 0;
-}
-
-/// The one size of a run (the manifest's {N}); false when the run has not
-/// exactly one.
-bool runSize(const DsRun &R, int64_t &N) {
-  if (R.SizeTuple.size() != 1)
-    return false;
-  N = R.SizeTuple.begin()->second;
   return true;
 }
 
@@ -1080,21 +762,21 @@ int runDatasetBench(const Args &A) {
     F << "{\"launches\":[";
     for (size_t I = 0; I < Rows.size(); ++I) {
       const BenchRow &R = Rows[I];
-      F << (I ? ",\n" : "\n") << "{\"program\":" << quote(R.Program)
-        << ",\"kernel\":" << quote(R.Kernel) << ",\"size\":" << R.Size
-        << ",\"data\":" << quote(R.Data) << ",\"shapes\":" << R.Shapes
-        << ",\"best\":" << quote(R.Best) << ",\"best_ns\":" << num(R.BestNs)
-        << ",\"chosen\":" << quote(R.Chosen)
-        << ",\"chosen_ns\":" << num(R.ChosenNs)
+      F << (I ? ",\n" : "\n") << "{\"program\":" << jsonQuote(R.Program)
+        << ",\"kernel\":" << jsonQuote(R.Kernel) << ",\"size\":" << R.Size
+        << ",\"data\":" << jsonQuote(R.Data) << ",\"shapes\":" << R.Shapes
+        << ",\"best\":" << jsonQuote(R.Best) << ",\"best_ns\":" << jsonNumber(R.BestNs)
+        << ",\"chosen\":" << jsonQuote(R.Chosen)
+        << ",\"chosen_ns\":" << jsonNumber(R.ChosenNs)
         << ",\"emu_chosen\":"
-        << (R.EmuChosen.empty() ? std::string("null") : quote(R.EmuChosen))
-        << ",\"emu_chosen_ns\":" << num(R.EmuChosenNs)
-        << ",\"requested\":" << quote(R.Requested)
-        << ",\"requested_ns\":" << num(R.RequestedNs) << "}";
+        << (R.EmuChosen.empty() ? std::string("null") : jsonQuote(R.EmuChosen))
+        << ",\"emu_chosen_ns\":" << jsonNumber(R.EmuChosenNs)
+        << ",\"requested\":" << jsonQuote(R.Requested)
+        << ",\"requested_ns\":" << jsonNumber(R.RequestedNs) << "}";
     }
     auto StatJson = [](const Stats &S) {
       return "{\"n\":" + std::to_string(S.N) + ",\"geomean\":" +
-             num(S.Geomean) + ",\"worst\":" + num(S.Worst) + "}";
+             jsonNumber(S.Geomean) + ",\"worst\":" + jsonNumber(S.Worst) + "}";
     };
     F << "\n],\"mwp_cwp\":" << StatJson(All) << ",\"emulator\":"
       << StatJson(Emu) << ",\"requested\":" << StatJson(Req) << "}\n";
