@@ -58,8 +58,12 @@ const char *datasetUsage() {
   return "USAGE: klaraptor dataset export --db FILE --out DIR [--program "
          "NAME]\n"
          "       klaraptor dataset import --in FILE... --db OUT\n"
+         "       klaraptor dataset import-csv --csv FILE --out DIR "
+         "[OPTIONS]\n"
          "       klaraptor dataset bench --in FILE... [--emu FILE...] "
-         "[OPTIONS]\n\n"
+         "[OPTIONS]\n"
+         "       klaraptor dataset judge --measured FILE... --fit DB... "
+         "[--estimates DB...] [OPTIONS]\n\n"
          "Profile databases as plain-text datasets (JSON Lines, "
          "docs/dataset.md).\n\n"
          "export: writes DIR/NAME.jsonl (NAME: --program, default the "
@@ -67,12 +71,16 @@ const char *datasetUsage() {
          "the same bytes.\n"
          "import: reads datasets into OUT, a new profile database (OUT must "
          "not exist).\n"
+         "import-csv: writes times-only datasets from a CSV of measured "
+         "times (see\n        'klaraptor dataset import-csv --help').\n"
          "bench:  per program, fits on the launches at the training sizes "
          "and compares,\n        per launch at the test sizes, the "
          "measured time of the shape the model\n        chooses with the "
          "best measured time; with --emu, also of the shape the\n"
          "        emulator's estimate (another dataset of the same launches) "
-         "chooses.\n\n"
+         "chooses.\n"
+         "judge:  the choices of programs profiled elsewhere (--fit) against "
+         "measured\n        times (see 'klaraptor dataset judge --help').\n\n"
          "BENCH OPTIONS:\n"
          "  --manifest FILE     training and test sizes per program (default: "
          "the source\n                      tree's examples/bench.manifest)\n"
@@ -277,14 +285,10 @@ int runImport(const Args &A) {
   std::string Out;
   for (size_t I = 0; I < A.size(); ++I) {
     if (A[I] == "--in") {
-      size_t J = I + 1;
-      for (; J < A.size() && A[J].rfind("--", 0) != 0; ++J)
-        Ins.push_back(A[J]);
-      if (J == I + 1) {
+      if (!takeValues(A, I, Ins)) {
         error("missing value after '--in'");
         return 1;
       }
-      I = J - 1;
     } else if (A[I] == "--db" && I + 1 < A.size()) {
       Out = A[++I];
     } else {
@@ -516,15 +520,10 @@ int runDatasetBench(const Args &A) {
   std::string Train, Test, Device, JsonOut;
   for (size_t I = 0; I < A.size(); ++I) {
     if (A[I] == "--in" || A[I] == "--emu") {
-      auto &V = A[I] == "--in" ? Ins : Emus;
-      size_t J = I + 1;
-      for (; J < A.size() && A[J].rfind("--", 0) != 0; ++J)
-        V.push_back(A[J]);
-      if (J == I + 1) {
+      if (!takeValues(A, I, A[I] == "--in" ? Ins : Emus)) {
         error("missing value after '" + A[I] + "'");
         return 1;
       }
-      I = J - 1;
       continue;
     }
     std::string *Dest = A[I] == "--manifest"      ? &Manifest
@@ -597,6 +596,13 @@ int runDatasetBench(const Args &A) {
     Dataset D;
     if (!readDataset(P, D, Error)) {
       error(Error);
+      return 1;
+    }
+    if (isTimesOnly(D)) {
+      error(P + ": a times-only dataset (measured times, no metrics): "
+            "'dataset bench' fits on the dataset itself; judge the choices "
+            "of programs profiled elsewhere against its times with "
+            "'klaraptor dataset judge --measured " + P + " ...'");
       return 1;
     }
     std::set<int64_t> TrainSet = TrainOverride, TestSet = TestOverride;
@@ -802,17 +808,24 @@ int runDataset(const Args &A) {
   Args Rest(A.begin() + 1, A.end());
   for (const std::string &S : Rest)
     if (S == "--help" || S == "-h") {
-      std::fputs(datasetUsage(), stdout);
+      std::fputs(A[0] == "import-csv" ? importCsvUsage()
+                 : A[0] == "judge"    ? datasetJudgeUsage()
+                                      : datasetUsage(),
+                 stdout);
       return 0;
     }
   if (A[0] == "export")
     return runExport(Rest);
   if (A[0] == "import")
     return runImport(Rest);
+  if (A[0] == "import-csv")
+    return runDatasetImportCsv(Rest);
+  if (A[0] == "judge")
+    return runDatasetJudge(Rest);
   if (A[0] == "bench")
     return runDatasetBench(Rest);
   error("dataset: unknown action '" + A[0] +
-        "' (expected export, import or bench)");
+        "' (expected export, import, import-csv, bench or judge)");
   return 1;
 }
 

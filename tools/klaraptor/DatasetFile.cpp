@@ -345,6 +345,17 @@ std::string datasetText(const Dataset &D, const std::string *Date) {
   return Text;
 }
 
+bool takeValues(const std::vector<std::string> &A, size_t &I,
+                std::vector<std::string> &Out) {
+  size_t J = I + 1;
+  for (; J < A.size() && A[J].rfind("--", 0) != 0; ++J)
+    Out.push_back(A[J]);
+  if (J == I + 1)
+    return false;
+  I = J - 1;
+  return true;
+}
+
 bool hasCountedMetrics(
     const std::vector<std::pair<std::string, double>> &Metrics) {
   for (const auto &[Key, V] : Metrics)

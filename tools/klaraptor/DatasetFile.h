@@ -89,6 +89,22 @@ bool isTimesOnly(const Dataset &D);
 /// Whether \p Metrics has a key other than the timing keys `gpu_time_*`.
 bool hasCountedMetrics(const std::vector<std::pair<std::string, double>> &Metrics);
 
+/// `klaraptor dataset import-csv ...` (DatasetCsv.cpp).
+int runDatasetImportCsv(const std::vector<std::string> &A);
+/// Its usage text.
+const char *importCsvUsage();
+
+/// `klaraptor dataset judge ...` (Judge.cpp).
+int runDatasetJudge(const std::vector<std::string> &A);
+/// Its usage text.
+const char *datasetJudgeUsage();
+
+/// The values after option \p A[I] (`--in A B C`), up to the next `--`
+/// option, appended to \p Out; \p I moves to the last one. False when there
+/// is none.
+bool takeValues(const std::vector<std::string> &A, size_t &I,
+                std::vector<std::string> &Out);
+
 /// Parses "1,2,3" (positive integers) into \p Out; false on anything else.
 bool parseSizes(const std::string &Text, std::set<int64_t> &Out);
 /// 32x8x1.

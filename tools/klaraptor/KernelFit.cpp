@@ -75,42 +75,6 @@ double sampleValue(const profiledb::SampleRow &S, const std::string &Name) {
   return 0;
 }
 
-/// Ranks with ties averaged (1-based).
-std::vector<double> ranks(const std::vector<double> &V) {
-  std::vector<size_t> Order(V.size());
-  std::iota(Order.begin(), Order.end(), 0);
-  std::sort(Order.begin(), Order.end(),
-            [&](size_t A, size_t B) { return V[A] < V[B]; });
-  std::vector<double> R(V.size());
-  for (size_t I = 0; I < Order.size();) {
-    size_t J = I;
-    while (J + 1 < Order.size() && V[Order[J + 1]] == V[Order[I]])
-      ++J;
-    double Avg = (double(I) + double(J)) / 2 + 1;
-    for (size_t K = I; K <= J; ++K)
-      R[Order[K]] = Avg;
-    I = J + 1;
-  }
-  return R;
-}
-
-double pearson(const std::vector<double> &A, const std::vector<double> &B) {
-  size_t N = A.size();
-  if (N < 2)
-    return 0;
-  double MA = std::accumulate(A.begin(), A.end(), 0.0) / double(N);
-  double MB = std::accumulate(B.begin(), B.end(), 0.0) / double(N);
-  double SAB = 0, SAA = 0, SBB = 0;
-  for (size_t I = 0; I < N; ++I) {
-    SAB += (A[I] - MA) * (B[I] - MB);
-    SAA += (A[I] - MA) * (A[I] - MA);
-    SBB += (B[I] - MB) * (B[I] - MB);
-  }
-  if (SAA <= 0 || SBB <= 0)
-    return 0;
-  return SAB / std::sqrt(SAA * SBB);
-}
-
 /// The warps with a thread inside the extents \p E of a launch with block
 /// \p B (see KernelFit::activeWarps). The emitted C runs ActiveWarpsC, the
 /// same statements: integer counting, then one double sum in the same order.
@@ -190,6 +154,49 @@ const char *const ActiveWarpsC = R"C(int64_t g[3], last[3], r[3], z, y, first, l
 )C";
 
 } // namespace
+
+namespace {
+/// Ranks with ties averaged (1-based).
+std::vector<double> ranks(const std::vector<double> &V) {
+  std::vector<size_t> Order(V.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::sort(Order.begin(), Order.end(),
+            [&](size_t A, size_t B) { return V[A] < V[B]; });
+  std::vector<double> R(V.size());
+  for (size_t I = 0; I < Order.size();) {
+    size_t J = I;
+    while (J + 1 < Order.size() && V[Order[J + 1]] == V[Order[I]])
+      ++J;
+    double Avg = (double(I) + double(J)) / 2 + 1;
+    for (size_t K = I; K <= J; ++K)
+      R[Order[K]] = Avg;
+    I = J + 1;
+  }
+  return R;
+}
+
+double pearson(const std::vector<double> &A, const std::vector<double> &B) {
+  size_t N = A.size();
+  if (N < 2)
+    return 0;
+  double MA = std::accumulate(A.begin(), A.end(), 0.0) / double(N);
+  double MB = std::accumulate(B.begin(), B.end(), 0.0) / double(N);
+  double SAB = 0, SAA = 0, SBB = 0;
+  for (size_t I = 0; I < N; ++I) {
+    SAB += (A[I] - MA) * (B[I] - MB);
+    SAA += (A[I] - MA) * (A[I] - MA);
+    SBB += (B[I] - MB) * (B[I] - MB);
+  }
+  if (SAA <= 0 || SBB <= 0)
+    return 0;
+  return SAB / std::sqrt(SAA * SBB);
+}
+
+} // namespace
+
+double spearman(const std::vector<double> &A, const std::vector<double> &B) {
+  return pearson(ranks(A), ranks(B));
+}
 
 const char *describe(QuantityScale S) {
   switch (S) {
@@ -724,6 +731,24 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
   Fit.Spec = Kernel.Spec;
   Fit.Device = Device;
 
+  // Times-only samples (a CSV of measured times, cupti without metrics,
+  // KLARAPTOR_PROFILE_TIMES_ONLY) can be compared with, not fitted.
+  bool AnyOk = false, AnyCounted = false;
+  for (const profiledb::SampleRow &S : Samples) {
+    if (S.Status != "ok")
+      continue;
+    AnyOk = true;
+    for (const auto &[Key, V] : S.Metrics)
+      AnyCounted |= Key.rfind("gpu_time_", 0) != 0;
+  }
+  if (AnyOk && !AnyCounted) {
+    Error = Who + ": its samples hold measured times only, no metrics; "
+            "fitting needs the counted metrics (docs/metrics.md): profile "
+            "the program with 'klaraptor profile' (the emulator, or cupti "
+            "with metrics) to fit it, and use times-only data to judge "
+            "choices ('klaraptor dataset judge')";
+    return false;
+  }
   std::string Err;
   std::optional<KernelSpec> Spec = parseKernelSpec(Kernel.Spec, Err);
   if (!Spec) {
@@ -1073,7 +1098,7 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
   }
   Fit.Agree.Samples = unsigned(Pred.size());
   if (!Pred.empty()) {
-    Fit.Agree.Spearman = pearson(ranks(Pred), ranks(Meas));
+    Fit.Agree.Spearman = spearman(Pred, Meas);
     Fit.Agree.GeomeanRatio = std::exp(LogSum / double(Pred.size()));
   }
   for (const auto &[Tuple, Points] : ByTuple) {

@@ -184,6 +184,10 @@ private:
   std::string symbolPrefix() const;
 };
 
+/// Spearman's rank correlation of \p A and \p B (equal sizes; ties get
+/// their average rank); 0 when fewer than two values or either is constant.
+double spearman(const std::vector<double> &A, const std::vector<double> &B);
+
 /// The device profile to fit with for a database whose `device` is \p Name:
 /// \p Name itself when it is a profile (a built-in name or a .device file);
 /// for a GPU's name as the cupti backend records it ("NVIDIA H100 80GB

@@ -1,0 +1,101 @@
+// syrk.cu - symmetric rank-k update C = alpha*A*A^T + beta*C, the SYRK
+// kernel of PolyBench/GPU.
+//
+//   klaraptor-clang++ -O2 syrk.cu -o syrk && ./syrk [N] [--no-check]
+//
+// A and C are N x N floats (default N = 100, checked against a CPU
+// reference). One thread per element of C (the whole matrix, as in
+// PolyBench/GPU): col = x index, row = y index, grid ceil(N/bx) x ceil(N/by).
+// The program asks for 32x8 blocks, as PolyBench/GPU hard-codes; klaraptor
+// may choose any admissible shape (powers of two, bx, by <= N, 32..1024
+// threads).
+//
+// The memory traffic follows PolyBench/GPU on purpose: C[row][col] is scaled
+// by beta in memory, then the sum is accumulated in global memory (no
+// register sum, no __restrict__; int indices). nvcc keeps a store of C at
+// every k and forwards it to the next step instead of reloading, as it does
+// for the original. The real-timings judge compares klaraptor with
+// measurements of the original programs (docs/results.md), so the kernel
+// must do what they do.
+//
+// --no-check launches without the CPU reference, for large N (8192) with
+// kernels not executed (KLARAPTOR_EMU_EXECUTE=0).
+#include "../common.h"
+
+#include <cstdint>
+#include <vector>
+
+#pragma klaraptor data(N = n) block(bx, by) where(bx <= N, by <= N) grid(ceildiv(N, bx), ceildiv(N, by))
+__global__ void syrk_kernel(const float *a, float *c, float alpha, float beta,
+                            int n) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < n && col < n) {
+    c[row * n + col] *= beta;
+    for (int k = 0; k < n; ++k)
+      c[row * n + col] += alpha * a[row * n + k] * a[col * n + k];
+  }
+}
+
+/// Deterministic inputs in [-0.5, 0.5) with no short period, so that sums
+/// stay small and a transposed or shifted index changes the result.
+static void fillArray(std::vector<float> &v, uint32_t seed) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    uint32_t h = uint32_t(i) * 2654435761u + seed * 40503u;
+    v[i] = (float(h >> 26) - 31.5f) / 64.0f;
+  }
+}
+
+static bool run(int n, bool check) {
+  const size_t nn = size_t(n) * size_t(n);
+  const size_t bytes = nn * sizeof(float);
+  std::vector<float> a(nn), c(nn);
+  fillArray(a, 1);
+  fillArray(c, 3);
+  const float alpha = 1.5f, beta = 1.2f;
+
+  float *da, *dc;
+  CHECK_CUDA(cudaMalloc(&da, bytes));
+  CHECK_CUDA(cudaMalloc(&dc, bytes));
+  CHECK_CUDA(cudaMemcpy(da, a.data(), bytes, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(dc, c.data(), bytes, cudaMemcpyHostToDevice));
+
+  dim3 block(32, 8); // what PolyBench/GPU hard-codes
+  dim3 grid((n + block.x - 1) / block.x, (n + block.y - 1) / block.y);
+  syrk_kernel<<<grid, block>>>(da, dc, alpha, beta, n);
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(cudaDeviceSynchronize());
+
+  std::vector<float> out(nn);
+  CHECK_CUDA(cudaMemcpy(out.data(), dc, bytes, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaFree(da));
+  CHECK_CUDA(cudaFree(dc));
+
+  std::string label = "syrk N=" + std::to_string(n);
+  if (!check) {
+    std::printf("%s: launched (result not checked)\n", label.c_str());
+    return true;
+  }
+  // The kernel's operations in the kernel's order, in double.
+  std::vector<double> want(nn);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double s = double(c[size_t(i) * n + j]) * beta;
+      for (int k = 0; k < n; ++k)
+        s += double(alpha) * a[size_t(i) * n + k] * a[size_t(j) * n + k];
+      want[size_t(i) * n + j] = s;
+    }
+  std::vector<double> got(out.begin(), out.end());
+  return reportCheck(label, countMismatches(got, want, 1e-3), nn);
+}
+
+int main(int argc, char **argv) {
+  ExampleOptions O = parseExampleOptions(argc, argv, "[N]");
+  // int indices, as in PolyBench/GPU: N*N must fit in an int.
+  if (O.NumSizes > 1 || (O.NumSizes == 1 && O.Sizes[0] > 46000)) {
+    std::fprintf(stderr, "usage: %s [N] [--no-check]  (N <= 46000)\n", argv[0]);
+    return 1;
+  }
+  int n = O.NumSizes ? int(O.Sizes[0]) : 100;
+  return run(n, !O.NoCheck) ? 0 : 1;
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The real-timings judge: klaraptor's choices against times measured on a real
+# NVIDIA GeForce RTX 2070 SUPER (test/data/rtx-2070-super/, imported from
+# shared/data/rtx2070s-polybench/times.csv), without a GPU.
+#
+# It builds the 14 annotated PolyBench/GPU kernels (examples/polybench/) for
+# the emulator, profiles them at small sizes only (N <= 128) with the built-in
+# rtx-2070-super device profile, has the emulator estimate every shape at the
+# judged sizes, and runs `klaraptor dataset judge`: for each kernel and size it
+# compares the MEASURED time of the shape each method picks (the rational
+# program, the emulator's estimate, the program's own shape, the best measured
+# shape at N = 128 carried over) with the best measured time, and how well the
+# estimator ranks the shapes. docs/results.md records a run.
+#
+# Usage: scripts/real-timings.sh [OPTIONS]
+#   --build DIR        klaraptor's build folder (default: build/ of this tree)
+#   --no-build         use the build as it is (no cmake, no ninja)
+#   --work DIR         where programs, databases and results go
+#                      (default: ./real-timings; emptied first)
+#   --only LIST        programs to judge, e.g. gemm,atax (default: all eight)
+#   --train-sizes LIST profiled sizes (default 32,48,64,96,128)
+#   --sizes LIST       judged sizes (default 1024,2048,4096,8192)
+#   --jobs N           programs profiled at once (default: the CPUs)
+#   --import CSV       instead: (re)make test/data/rtx-2070-super/ from the CSV
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build
+work=$PWD/real-timings
+only=""
+train=32,48,64,96,128
+sizes=1024,2048,4096,8192
+jobs=$(nproc 2>/dev/null || echo 2)
+do_build=1
+import=""
+data=$root/test/data/rtx-2070-super
+die() { echo "real-timings: error: $*" >&2; exit 1; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$(cd "${2:?--build needs a folder}" && pwd); shift 2 ;;
+    --no-build) do_build=0; shift ;;
+    --work) work=${2:?--work needs a folder}; shift 2 ;;
+    --only) only=${2:?--only needs a list}; shift 2 ;;
+    --train-sizes) train=${2:?--train-sizes needs a list}; shift 2 ;;
+    --sizes) sizes=${2:?--sizes needs a list}; shift 2 ;;
+    --jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
+    --import) import=${2:?--import needs the CSV}; shift 2 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option '$1' (scripts/real-timings.sh --help)" ;;
+  esac
+done
+for list in "$train" "$sizes"; do
+  [[ $list =~ ^[0-9]+(,[0-9]+)*$ ]] || die "expected sizes like 32,64, got '$list'"
+done
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "--jobs: expected a positive number, got '$jobs'"
+
+if [ "$do_build" = 1 ]; then
+  bash "$root/scripts/setup.sh"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  ninja -C "$build" klaraptor klaraptor-clang++ >/dev/null
+fi
+kl=$build/bin/klaraptor
+cxx=$build/bin/klaraptor-clang++
+[ -x "$kl" ] && [ -x "$cxx" ] || die "no klaraptor in $build/bin (build it, or give --build)"
+
+if [ -n "$import" ]; then
+  # The provenance travels in each dataset's header (docs/dataset.md,
+  # "Times-only datasets"; test/data/rtx-2070-super/README.md).
+  sum=$(sha256sum "$import" | cut -d' ' -f1)
+  "$kl" dataset import-csv --csv "$import" --out "$data" \
+    --requested 256 --requested 32x8 --launches-per-time FDTD_2D=500 \
+    --source "public KLARAPTOR repository (github orcca-uwo/KLARAPTOR, commit 0e635fc6), files tests/results/polybench_*/cuda_results_geforcertx2070super*.txt, collected in klaraptor's shared/data/rtx2070s-polybench/times.csv (sha256 $sum); only the measured figures, no code" \
+    --timing "NVIDIA GeForce RTX 2070 SUPER (Turing TU104, CC 7.5, 40 SMs, 8 GB GDDR6 448 GB/s, 4 MB L2); one CUDA-event-timed launch per (n, bx, by) and program run, no warm-up; time_ns is the median over the repeated sweeps (repeats), min and max kept; only runs whose output check passed" \
+    --note "PolyBench/GPU programs as measured; what each kernel computes: examples/polybench/ and the source's README; requested shapes are PolyBench/GPU's DIM_THREAD_BLOCK: 32x8 for 2-D kernels, 256 for 1-D; 1-D kernels keep only by = 1 (the originals ignore threadIdx.y)"
+  exit 0
+fi
+
+# NAME SOURCE DATASET ARGS...: the programs of examples/polybench/ and their
+# measured datasets. {N} is the size; fdtd2d runs one time step per run (the
+# measured times are per launch already).
+programs=(
+  "2dconv 2dconv.cu 2dconv.jsonl {N}"
+  "2mm 2mm.cu 2mm.jsonl {N}"
+  "atax atax.cu atax.jsonl {N}"
+  "bicg bicg.cu bicg.jsonl {N}"
+  "fdtd2d fdtd2d.cu fdtd-2d.jsonl {N} 1"
+  "gemm gemm.cu gemm.jsonl {N}"
+  "mvt mvt.cu mvt.jsonl {N}"
+  "syrk syrk.cu syrk.jsonl {N}"
+)
+selected=()
+for p in "${programs[@]}"; do
+  name=${p%% *}
+  if [ -z "$only" ] || [[ ",$only," == *",$name,"* ]]; then selected+=("$p"); fi
+done
+if [ -n "$only" ]; then
+  for want in ${only//,/ }; do
+    found=0
+    for p in "${selected[@]}"; do [ "${p%% *}" = "$want" ] && found=1; done
+    [ $found = 1 ] || die "--only: no program '$want' (2dconv 2mm atax bicg fdtd2d gemm mvt syrk)"
+  done
+fi
+
+rm -rf "$work"
+mkdir -p "$work"/bin "$work"/profile "$work"/estimate "$work"/logs
+work=$(cd "$work" && pwd)
+start=$(date +%s)
+echo "real-timings: ${#selected[@]} programs, profiled at N = $train (rtx-2070-super profile," \
+     "emulator), judged at N = $sizes against $data"
+
+# One program: build, profile at the training sizes (metrics), estimate every
+# shape at the judged sizes (estimate only; kernels not executed).
+one() {
+  local name=$1 src=$2 args=("${@:4}")
+  local log=$work/logs/$name.log t0=$(date +%s)
+  {
+    "$cxx" --klaraptor-emulate --klaraptor-arch=sm_75 -O2 \
+      "$root/examples/polybench/$src" -I"$root/examples" -o "$work/bin/$name" &&
+    "$kl" profile --fresh --quiet --device rtx-2070-super --sizes "N=$train" \
+      --db "$work/profile/$name.db" -- "$work/bin/$name" "${args[@]}" &&
+    KLARAPTOR_PROFILE_TIMES_ONLY=1 KLARAPTOR_EMU_EXECUTE=0 \
+    "$kl" profile --fresh --quiet --device rtx-2070-super --sizes "N=$sizes" \
+      --db "$work/estimate/$name.db" -- "$work/bin/$name" "${args[@]}" --no-check
+  } >"$log" 2>&1 || { echo "real-timings: $name failed; see $log" >&2; return 1; }
+  echo "real-timings: $name profiled and estimated in $(( $(date +%s) - t0 )) s"
+}
+
+pids=()
+failed=0
+for p in "${selected[@]}"; do
+  # shellcheck disable=SC2086
+  set -- $p
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || failed=1; done
+  one "$@" &
+done
+while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
+wait || failed=1
+[ $failed = 0 ] || die "a program failed (logs in $work/logs)"
+
+measured=()
+fits=()
+estimates=()
+for p in "${selected[@]}"; do
+  # shellcheck disable=SC2086
+  set -- $p
+  measured+=("$data/$3")
+  fits+=("$work/profile/$1.db")
+  estimates+=("$work/estimate/$1.db")
+done
+echo
+"$kl" dataset judge --measured "${measured[@]}" --fit "${fits[@]}" \
+  --estimates "${estimates[@]}" --sizes "$sizes" --label real-timings \
+  --markdown "$work/real-timings.md" --json "$work/real-timings.json"
+echo
+echo "real-timings: done in $(( $(date +%s) - start )) s; table in $work/real-timings.md and $work/real-timings.json"
+echo "real-timings: times are MEASURED on an RTX 2070 SUPER; the picks come from programs profiled on the emulator"

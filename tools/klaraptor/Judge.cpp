@@ -1,0 +1,606 @@
+//===- Judge.cpp - klaraptor dataset judge: choices against measured times -===//
+///
+/// \file
+/// `klaraptor dataset judge --measured FILE... --fit DB... [--estimates
+/// DB...]` judges block-shape choices by MEASURED times: the measured
+/// datasets (typically times-only, e.g. test/data/rtx-2070-super/) hold the
+/// time of every shape of each kernel at each size; the programs themselves
+/// were profiled elsewhere (the emulator, at small sizes, into the --fit
+/// databases) and their rational programs are fitted from those. For every
+/// measured launch at a judged size, each method picks one of the measured
+/// shapes and scores best/chosen = the least measured time over the
+/// measured time of its pick (1: the best shape):
+///
+///   the rational program (its model's name, mwp-cwp today): least
+///       prediction, the requested shape on a tie (the runtime's rule);
+///   estimate: the least abstract-emulation estimate at that size (the
+///       --estimates databases: estimate-only sweeps at the judged sizes);
+///   requested: the shape the measured program asked for;
+///   carried: the best measured shape at the largest size the kernel was
+///       profiled at, carried over (what tuning once at a small size on the
+///       real GPU would give).
+///
+/// It also says how well the estimator matches the hardware: per launch,
+/// Spearman's rank correlation of estimated and measured times over the
+/// shapes, and the geometric mean of estimated/measured.
+///
+/// Kernels are matched by their source name (the spec's `kernel` line, or
+/// the dataset's kernel name when it has no spec), launches by their data
+/// values. docs/dataset.md, "Judging choices by measured times".
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "DatasetFile.h"
+#include "KernelFit.h"
+#include "ProfileDb.h"
+#include "KernelSpec.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sys/stat.h>
+
+namespace klaraptor {
+namespace cli {
+
+namespace {
+
+const char *judgeUsage() {
+  return "USAGE: klaraptor dataset judge --measured FILE... --fit DB... "
+         "[--estimates DB...] [OPTIONS]\n\n"
+         "Judges block-shape choices by measured times (docs/dataset.md, "
+         "\"Judging\nchoices by measured times\"). For every launch of the "
+         "measured datasets at a\njudged size, each method picks one of "
+         "the measured shapes; best/chosen is the\nleast measured time "
+         "over the measured time of the pick (1: the best shape).\n\n"
+         "Methods: the rational program fitted from the --fit profile "
+         "databases\n(programs profiled at small sizes); 'estimate', the "
+         "least abstract-emulation\nestimate in the --estimates databases "
+         "(estimate-only sweeps at the judged\nsizes); 'requested', the "
+         "program's own shape; 'carried', the best measured\nshape at the "
+         "largest size the kernel was profiled at.\n\n"
+         "OPTIONS:\n"
+         "  --sizes LIST      judge the launches of these sizes (default: "
+         "every measured\n"
+         "                    size above the largest profiled one)\n"
+         "  --device PROFILE  device profile of the fitted programs "
+         "(default: each\n"
+         "                    database's own)\n"
+         "  --label TEXT      the prefix of the summary lines (default "
+         "'judge')\n"
+         "  --markdown FILE   write the per-launch table and the summary as "
+         "Markdown\n"
+         "  --json FILE       write every launch's figures as JSON\n";
+}
+
+/// The kernel's name as written in the source: the spec's, else \p Name.
+std::string sourceName(const std::string &Name, const std::string &Spec) {
+  std::string Err;
+  std::optional<KernelSpec> S = parseKernelSpec(Spec, Err);
+  return S && !S->KernelName.empty() ? S->KernelName : Name;
+}
+
+bool fileExists(const std::string &P) {
+  struct stat St;
+  return ::stat(P.c_str(), &St) == 0 && S_ISREG(St.st_mode);
+}
+
+/// One method's pick for one launch.
+struct Pick {
+  std::string Shape; ///< empty: the method made no pick
+  double Ns = NAN;   ///< the pick's measured time
+};
+
+/// The methods, in the order they are printed; the first is the rational
+/// program's, named after its model.
+enum Method { Model, Estimate, Requested, Carried, NumMethods };
+
+struct JudgedLaunch {
+  std::string Program, Kernel, Data;
+  int64_t Size = 0;
+  unsigned Shapes = 0;
+  std::string Best;
+  double BestNs = NAN;
+  Pick Picks[NumMethods];
+  /// The estimator against the hardware over the shapes that have both.
+  unsigned Estimated = 0;
+  double Spearman = NAN, EstOverMeasured = NAN;
+};
+
+struct Summary {
+  unsigned N = 0, AtLeast90 = 0;
+  double Geomean = NAN, Worst = NAN;
+};
+
+Summary summarize(const std::vector<JudgedLaunch> &Rows, int M) {
+  Summary S;
+  double Log = 0;
+  for (const JudgedLaunch &R : Rows) {
+    double X = R.BestNs / R.Picks[M].Ns;
+    if (!std::isfinite(X) || X <= 0)
+      continue;
+    ++S.N;
+    Log += std::log(X);
+    S.AtLeast90 += X >= 0.9;
+    if (!(X >= S.Worst))
+      S.Worst = X;
+  }
+  if (S.N)
+    S.Geomean = std::exp(Log / S.N);
+  return S;
+}
+
+std::string fmt(const char *F, double V) {
+  if (!std::isfinite(V))
+    return "-";
+  char B[64];
+  std::snprintf(B, sizeof(B), F, V);
+  return B;
+}
+
+std::string timeText(double Ns) {
+  if (!std::isfinite(Ns))
+    return "-";
+  if (Ns >= 1e6)
+    return fmt("%.3f ms", Ns / 1e6);
+  if (Ns >= 1e3)
+    return fmt("%.2f us", Ns / 1e3);
+  return fmt("%.0f ns", Ns);
+}
+
+/// A measured launch: its shapes' times.
+struct MeasuredLaunch {
+  std::string Program, Kernel, Data, Requested;
+  profiledb::DataTuple DataTuple;
+  int64_t Size = 0;
+  std::map<std::string, std::pair<double, DsSample>> Shapes; ///< dimText ->
+};
+
+} // namespace
+
+int runDatasetJudge(const Args &A) {
+  std::vector<std::string> Measured, FitDbs, EstimateDbs;
+  std::string SizesText, Device, Label = "judge", MarkdownOut, JsonOut;
+  for (size_t I = 0; I < A.size(); ++I) {
+    if (A[I] == "--help" || A[I] == "-h") {
+      std::fputs(judgeUsage(), stdout);
+      return 0;
+    }
+    if (A[I] == "--measured" || A[I] == "--fit" || A[I] == "--estimates") {
+      auto &L = A[I] == "--measured" ? Measured
+                : A[I] == "--fit"    ? FitDbs
+                                     : EstimateDbs;
+      if (!takeValues(A, I, L)) {
+        error("dataset judge: missing value after '" + A[I] + "'");
+        return 1;
+      }
+      continue;
+    }
+    std::string *Dest = A[I] == "--sizes"      ? &SizesText
+                        : A[I] == "--device"   ? &Device
+                        : A[I] == "--label"    ? &Label
+                        : A[I] == "--markdown" ? &MarkdownOut
+                        : A[I] == "--json"     ? &JsonOut
+                                               : nullptr;
+    if (!Dest) {
+      error("dataset judge: unknown option '" + A[I] +
+            "' (klaraptor dataset judge --help)");
+      return 1;
+    }
+    if (I + 1 >= A.size()) {
+      error("dataset judge: missing value after '" + A[I] + "'");
+      return 1;
+    }
+    *Dest = A[++I];
+  }
+  if (Measured.empty() || FitDbs.empty()) {
+    error("dataset judge needs --measured FILE... and --fit DB... "
+          "(klaraptor dataset judge --help)");
+    return 1;
+  }
+  std::set<int64_t> Sizes;
+  if (!SizesText.empty() && !parseSizes(SizesText, Sizes)) {
+    error("--sizes: expected positive integers separated by commas, got '" +
+          SizesText + "'");
+    return 1;
+  }
+  std::string Error;
+
+  // The measured launches, by (source kernel name, data).
+  std::map<std::pair<std::string, std::string>, MeasuredLaunch> Launches;
+  std::vector<std::string> KernelOrder; // first appearance
+  for (const std::string &P : Measured) {
+    Dataset D;
+    if (!readDataset(P, D, Error)) {
+      error(Error);
+      return 1;
+    }
+    for (const DsLaunch &L : D.Launches) {
+      const DsKernel &K = D.Kernels[L.Kernel];
+      std::string Name = sourceName(K.Name, K.Spec);
+      auto Key = std::make_pair(Name, L.Data);
+      if (Launches.count(Key)) {
+        error(P + ": kernel '" + Name + "' with data " + L.Data +
+              " is measured twice (in " + Launches[Key].Program + " too)");
+        return 1;
+      }
+      MeasuredLaunch &M = Launches[Key];
+      M.Program = D.Program;
+      M.Kernel = Name;
+      M.Data = L.Data;
+      M.DataTuple = L.DataTuple;
+      M.Requested = dimText(L.Block);
+      if (!runSize(D.Runs[L.Run], M.Size)) {
+        if (L.DataTuple.size() != 1) {
+          error(P + ": the run of kernel '" + Name + "' with data " + L.Data +
+                " has no single size to judge it by");
+          return 1;
+        }
+        M.Size = L.DataTuple.begin()->second;
+      }
+      for (const DsSample &S : L.Samples)
+        if (usable(S))
+          M.Shapes[dimText(S.Block)] = {S.TimeNs, S};
+      if (std::find(KernelOrder.begin(), KernelOrder.end(), Name) ==
+          KernelOrder.end())
+        KernelOrder.push_back(Name);
+    }
+  }
+
+  // The profiled kernels, by source name.
+  struct Profiled {
+    std::string DbPath;
+    std::shared_ptr<profiledb::ProfileDb> Db;
+    profiledb::KernelRow Row;
+  };
+  std::map<std::string, Profiled> ProfiledKernels;
+  for (const std::string &P : FitDbs) {
+    std::vector<profiledb::KernelRow> Rows;
+    std::string Dev = Device, Note;
+    std::unique_ptr<profiledb::ProfileDb> Db =
+        openProfileToFit(P, Rows, Dev, Note, Error);
+    if (!Db) {
+      error(Error);
+      return 1;
+    }
+    if (!Note.empty())
+      warning(P + ": " + Note);
+    std::shared_ptr<profiledb::ProfileDb> Shared(std::move(Db));
+    for (const profiledb::KernelRow &R : Rows) {
+      std::string Name = sourceName(R.Name, R.Spec);
+      if (ProfiledKernels.count(Name) &&
+          ProfiledKernels[Name].DbPath != P) {
+        error("kernel '" + Name + "' is profiled in both " +
+              ProfiledKernels[Name].DbPath + " and " + P);
+        return 1;
+      }
+      // A kernel recorded with two specs (the pragma changed): the last.
+      ProfiledKernels[Name] = {P, Shared, R};
+    }
+  }
+
+  // The emulator's estimates by (source kernel name, data): shape -> ns.
+  std::map<std::pair<std::string, std::string>, std::map<std::string, double>>
+      Estimates;
+  for (const std::string &P : EstimateDbs) {
+    if (!fileExists(P)) {
+      error("cannot read the estimates database '" + P +
+            "': " + std::strerror(errno ? errno : ENOENT));
+      return 1;
+    }
+    auto Db = profiledb::ProfileDb::open(P, profiledb::MetaInfo(), Error);
+    std::vector<profiledb::KernelRow> Rows;
+    if (!Db || !Db->kernels(Rows, Error)) {
+      error(Error);
+      return 1;
+    }
+    for (const profiledb::KernelRow &R : Rows) {
+      std::vector<profiledb::SampleRow> Samples;
+      if (!Db->samplesOf(R.Id, Samples, Error)) {
+        error(Error);
+        return 1;
+      }
+      std::string Name = sourceName(R.Name, R.Spec);
+      for (const profiledb::SampleRow &S : Samples) {
+        if (S.Status != "ok" || !std::isfinite(S.TimeNs) || !(S.TimeNs > 0))
+          continue;
+        int64_t B[3] = {S.Block[0], S.Block[1], S.Block[2]};
+        Estimates[{Name, profiledb::dataToJson(S.Data)}][dimText(B)] =
+            S.TimeNs;
+      }
+    }
+  }
+
+  std::vector<JudgedLaunch> Rows;
+  std::string ModelName = "model";
+  unsigned Failures = 0;
+  for (const std::string &Name : KernelOrder) {
+    auto PIt = ProfiledKernels.find(Name);
+    if (PIt == ProfiledKernels.end()) {
+      warning("kernel '" + Name + "' is measured but profiled in no --fit "
+              "database; not judged");
+      continue;
+    }
+    Profiled &Pr = PIt->second;
+    KernelFitOptions Options;
+    Options.Device = Device;
+    KernelFit Fit;
+    if (!fitKernel(*Pr.Db, Pr.Row, Options, Fit, Error)) {
+      error(Pr.DbPath + ": " + Error);
+      ++Failures;
+      continue;
+    }
+    ModelName = Fit.modelName().substr(0, Fit.modelName().find('/'));
+    // The largest profiled size: the greatest value of a single-parameter
+    // data tuple among the kernel's samples.
+    std::vector<profiledb::SampleRow> Samples;
+    if (!Pr.Db->samplesOf(Pr.Row.Id, Samples, Error)) {
+      error(Error);
+      return 1;
+    }
+    profiledb::DataTuple Largest;
+    for (const profiledb::SampleRow &S : Samples)
+      if (S.Status == "ok" &&
+          (Largest.empty() ||
+           std::lexicographical_compare(
+               Largest.begin(), Largest.end(), S.Data.begin(), S.Data.end(),
+               [](const auto &X, const auto &Y) { return X.second < Y.second; })))
+        Largest = S.Data;
+    int64_t LargestSize = Largest.size() == 1 ? Largest.begin()->second : 0;
+    const MeasuredLaunch *Carry = nullptr;
+    auto CIt = Launches.find({Name, profiledb::dataToJson(Largest)});
+    if (CIt != Launches.end() && !CIt->second.Shapes.empty())
+      Carry = &CIt->second;
+    std::string CarriedShape;
+    if (Carry) {
+      double B = NAN;
+      for (const auto &[Shape, T] : Carry->Shapes)
+        if (!(T.first >= B)) {
+          B = T.first;
+          CarriedShape = Shape;
+        }
+    }
+
+    for (auto &[Key, M] : Launches) {
+      if (Key.first != Name || M.Shapes.empty())
+        continue;
+      if (Sizes.empty() ? !(LargestSize > 0 && M.Size > LargestSize)
+                        : !Sizes.count(M.Size))
+        continue;
+      JudgedLaunch R;
+      R.Program = M.Program;
+      R.Kernel = Name;
+      R.Data = dataText(M.DataTuple);
+      R.Size = M.Size;
+      R.Shapes = unsigned(M.Shapes.size());
+      auto EIt = Estimates.find({Name, M.Data});
+      double BestPred = NAN, BestEst = NAN;
+      std::vector<double> Est, Meas;
+      for (const auto &[Shape, T] : M.Shapes) {
+        const double Ns = T.first;
+        if (!(Ns >= R.BestNs)) {
+          R.BestNs = Ns;
+          R.Best = Shape;
+        }
+        const bool IsRequest = Shape == M.Requested;
+        if (IsRequest)
+          R.Picks[Requested] = {Shape, Ns};
+        if (Shape == CarriedShape)
+          R.Picks[Carried] = {Shape, Ns};
+        uint32_t Blk[3] = {uint32_t(T.second.Block[0]),
+                           uint32_t(T.second.Block[1]),
+                           uint32_t(T.second.Block[2])};
+        double P;
+        std::string Why;
+        // The runtime's rule (runtime/lib/Runtime.cpp): the least finite,
+        // non-negative prediction; on a tie the requested shape.
+        if (Fit.predictNs(M.DataTuple, Blk, P, Why) && std::isfinite(P) &&
+            P >= 0 &&
+            (!(P >= BestPred) ||
+             (P == BestPred && IsRequest &&
+              R.Picks[Model].Shape != M.Requested))) {
+          BestPred = P;
+          R.Picks[Model] = {Shape, Ns};
+        }
+        if (EIt != Estimates.end()) {
+          auto E = EIt->second.find(Shape);
+          if (E != EIt->second.end()) {
+            Est.push_back(E->second);
+            Meas.push_back(Ns);
+            if (!(E->second >= BestEst) ||
+                (E->second == BestEst && IsRequest &&
+                 R.Picks[Estimate].Shape != M.Requested)) {
+              BestEst = E->second;
+              R.Picks[Estimate] = {Shape, Ns};
+            }
+          }
+        }
+      }
+      R.Estimated = unsigned(Est.size());
+      if (Est.size() >= 2)
+        R.Spearman = spearman(Est, Meas);
+      if (!Est.empty()) {
+        double Log = 0;
+        for (size_t I = 0; I < Est.size(); ++I)
+          Log += std::log(Est[I] / Meas[I]);
+        R.EstOverMeasured = std::exp(Log / double(Est.size()));
+      }
+      Rows.push_back(std::move(R));
+    }
+  }
+  std::sort(Rows.begin(), Rows.end(),
+            [&](const JudgedLaunch &X, const JudgedLaunch &Y) {
+              auto Pos = [&](const std::string &K) {
+                return std::find(KernelOrder.begin(), KernelOrder.end(), K) -
+                       KernelOrder.begin();
+              };
+              return std::make_pair(Pos(X.Kernel), X.Size) <
+                     std::make_pair(Pos(Y.Kernel), Y.Size);
+            });
+
+  const std::string MethodNames[NumMethods] = {ModelName, "estimate",
+                                               "requested", "carried"};
+  auto Ratio = [](const JudgedLaunch &R, int M) {
+    return fmt("%.3f", R.BestNs / R.Picks[M].Ns);
+  };
+  auto ShapeOf = [](const Pick &P) {
+    if (P.Shape.empty())
+      return std::string("-");
+    std::string S = P.Shape;
+    return S.size() > 2 && S.compare(S.size() - 2, 2, "x1") == 0
+               ? S.substr(0, S.size() - 2)
+               : S;
+  };
+  std::printf("%-22s %6s %6s %-8s %11s | %-8s %6s | %-8s %6s | %-8s %6s | "
+              "%-8s %6s | %5s %7s\n",
+              "kernel", "n", "shapes", "best", "best time",
+              MethodNames[Model].c_str(), "b/c", "estimate", "b/c",
+              "request", "b/c", "carried", "b/c", "rho", "est/ms");
+  for (const JudgedLaunch &R : Rows) {
+    std::printf("%-22s %6lld %6u %-8s %11s", R.Kernel.c_str(),
+                (long long)R.Size, R.Shapes, ShapeOf({R.Best, 0}).c_str(),
+                timeText(R.BestNs).c_str());
+    for (int M = 0; M < NumMethods; ++M)
+      std::printf(" | %-8s %6s", ShapeOf(R.Picks[M]).c_str(),
+                  Ratio(R, M).c_str());
+    std::printf(" | %5s %7s\n", fmt("%.2f", R.Spearman).c_str(),
+                fmt("%.2f", R.EstOverMeasured).c_str());
+  }
+
+  Summary Sums[NumMethods];
+  for (int M = 0; M < NumMethods; ++M)
+    Sums[M] = summarize(Rows, M);
+  // The estimator against the hardware.
+  std::vector<double> Rhos, Ratios;
+  for (const JudgedLaunch &R : Rows) {
+    if (std::isfinite(R.Spearman))
+      Rhos.push_back(R.Spearman);
+    if (std::isfinite(R.EstOverMeasured))
+      Ratios.push_back(R.EstOverMeasured);
+  }
+  std::sort(Rhos.begin(), Rhos.end());
+  double RhoMedian = NAN, RatioGeomean = NAN;
+  if (!Rhos.empty())
+    RhoMedian = Rhos.size() % 2 ? Rhos[Rhos.size() / 2]
+                                : (Rhos[Rhos.size() / 2 - 1] +
+                                   Rhos[Rhos.size() / 2]) /
+                                      2;
+  if (!Ratios.empty()) {
+    double Log = 0;
+    for (double X : Ratios)
+      Log += std::log(X);
+    RatioGeomean = std::exp(Log / double(Ratios.size()));
+  }
+  auto RatioMin = Ratios.empty() ? NAN : *std::min_element(Ratios.begin(), Ratios.end());
+  auto RatioMax = Ratios.empty() ? NAN : *std::max_element(Ratios.begin(), Ratios.end());
+
+  std::vector<std::string> Lines;
+  for (int M = 0; M < NumMethods; ++M)
+    Lines.push_back(Label + ": " + MethodNames[M] + " best/chosen geomean " +
+                    fmt("%.3f", Sums[M].Geomean) + " worst " +
+                    fmt("%.3f", Sums[M].Worst) + " over " +
+                    std::to_string(Sums[M].N) + " launches");
+  Lines.push_back(Label + ": estimator Spearman median " +
+                  fmt("%.3f", RhoMedian) + " min " +
+                  fmt("%.3f", Rhos.empty() ? NAN : Rhos.front()) + " over " +
+                  std::to_string(Rhos.size()) + " launches");
+  Lines.push_back(Label + ": estimator estimated/measured geomean " +
+                  fmt("%.3f", RatioGeomean) + " min " + fmt("%.3f", RatioMin) +
+                  " max " + fmt("%.3f", RatioMax) + " over " +
+                  std::to_string(Ratios.size()) + " launches");
+  std::printf("\n");
+  for (const std::string &L : Lines)
+    std::printf("%s\n", L.c_str());
+
+  if (!MarkdownOut.empty()) {
+    std::ofstream F(MarkdownOut);
+    F << "| kernel | n | shapes | best | best time | " << MethodNames[Model]
+      << " | b/c | estimate | b/c | requested | b/c | carried | b/c | "
+         "estimator Spearman | estimated/measured |\n"
+      << "|---|---:|---:|---|---:|---|---:|---|---:|---|---:|---|---:|---:|"
+         "---:|\n";
+    for (const JudgedLaunch &R : Rows) {
+      F << "| " << R.Kernel << " | " << R.Size << " | " << R.Shapes << " | "
+        << ShapeOf({R.Best, 0}) << " | " << timeText(R.BestNs);
+      for (int M = 0; M < NumMethods; ++M)
+        F << " | " << ShapeOf(R.Picks[M]) << " | " << Ratio(R, M);
+      F << " | " << fmt("%.3f", R.Spearman) << " | "
+        << fmt("%.3f", R.EstOverMeasured) << " |\n";
+    }
+    F << "\n| method | best/chosen geomean | worst | launches | within 10 % "
+         "of the best |\n|---|---:|---:|---:|---:|\n";
+    for (int M = 0; M < NumMethods; ++M)
+      F << "| " << MethodNames[M] << " | " << fmt("%.3f", Sums[M].Geomean)
+        << " | " << fmt("%.3f", Sums[M].Worst) << " | " << Sums[M].N << " | "
+        << Sums[M].AtLeast90 << " |\n";
+    F << "\n```\n";
+    for (const std::string &L : Lines)
+      F << L << "\n";
+    F << "```\n";
+    if (!F) {
+      error("cannot write '" + MarkdownOut + "'");
+      return 1;
+    }
+  }
+  if (!JsonOut.empty()) {
+    std::ofstream F(JsonOut);
+    auto StatJson = [](const Summary &S) {
+      return "{\"n\":" + std::to_string(S.N) + ",\"geomean\":" +
+             jsonNumber(S.Geomean) + ",\"worst\":" + jsonNumber(S.Worst) +
+             ",\"within_10_percent\":" + std::to_string(S.AtLeast90) + "}";
+    };
+    F << "{\"label\":" << jsonQuote(Label) << ",\"model\":"
+      << jsonQuote(MethodNames[Model]) << ",\"launches\":[";
+    for (size_t I = 0; I < Rows.size(); ++I) {
+      const JudgedLaunch &R = Rows[I];
+      F << (I ? ",\n" : "\n") << "{\"program\":" << jsonQuote(R.Program)
+        << ",\"kernel\":" << jsonQuote(R.Kernel) << ",\"size\":" << R.Size
+        << ",\"data\":" << jsonQuote(R.Data) << ",\"shapes\":" << R.Shapes
+        << ",\"best\":" << jsonQuote(R.Best)
+        << ",\"best_ns\":" << jsonNumber(R.BestNs) << ",\"picks\":{";
+      for (int M = 0; M < NumMethods; ++M)
+        F << (M ? "," : "") << jsonQuote(M == Model ? "model" : MethodNames[M])
+          << ":{\"shape\":"
+          << (R.Picks[M].Shape.empty() ? std::string("null")
+                                       : jsonQuote(R.Picks[M].Shape))
+          << ",\"ns\":" << jsonNumber(R.Picks[M].Ns)
+          << ",\"best_over_chosen\":" << jsonNumber(R.BestNs / R.Picks[M].Ns)
+          << "}";
+      F << "},\"estimated_shapes\":" << R.Estimated
+        << ",\"estimator_spearman\":" << jsonNumber(R.Spearman)
+        << ",\"estimated_over_measured\":" << jsonNumber(R.EstOverMeasured)
+        << "}";
+    }
+    F << "\n],\"summary\":{";
+    for (int M = 0; M < NumMethods; ++M)
+      F << (M ? "," : "") << jsonQuote(M == Model ? "model" : MethodNames[M])
+        << ":" << StatJson(Sums[M]);
+    F << "},\"estimator\":{\"launches\":" << Rhos.size()
+      << ",\"spearman_median\":" << jsonNumber(RhoMedian)
+      << ",\"spearman_min\":" << jsonNumber(Rhos.empty() ? NAN : Rhos.front())
+      << ",\"estimated_over_measured_geomean\":" << jsonNumber(RatioGeomean)
+      << ",\"estimated_over_measured_min\":" << jsonNumber(RatioMin)
+      << ",\"estimated_over_measured_max\":" << jsonNumber(RatioMax)
+      << "}}\n";
+    if (!F) {
+      error("cannot write '" + JsonOut + "'");
+      return 1;
+    }
+  }
+  if (Rows.empty()) {
+    error("no measured launch was judged (check --sizes and that the "
+          "measured kernels are profiled in --fit)");
+    return 1;
+  }
+  return Failures ? 1 : 0;
+}
+
+const char *datasetJudgeUsage() { return judgeUsage(); }
+
+} // namespace cli
+} // namespace klaraptor
