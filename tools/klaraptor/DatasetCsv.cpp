@@ -368,11 +368,9 @@ int runDatasetImportCsv(const Args &A) {
   std::map<std::string, std::vector<const Row *>> ByProgram;
   for (const Row &R : Rows)
     ByProgram[R.Program].push_back(&R);
-  std::string Why;
-  if (!makeDirs(Out, Why)) {
-    error("cannot create '" + Out + "': " + Why);
-    return 1;
-  }
+  // Every dataset is made before anything is written: bad input writes
+  // nothing.
+  std::vector<std::pair<Dataset, int64_t>> Made; // with its divisor
   std::map<std::string, std::string> Stems;
   for (auto &[Program, Mine] : ByProgram) {
     std::string Stem = fileStem(Program);
@@ -492,7 +490,15 @@ int runDatasetImportCsv(const Args &A) {
         S.Metrics.push_back({"gpu_time_repeats", double(R->Repeats)});
       D.Launches.back().Samples.push_back(std::move(S));
     }
-    std::string Path = Out + "/" + Stem + ".jsonl";
+    Made.push_back({std::move(D), Divisor});
+  }
+  std::string Why;
+  if (!makeDirs(Out, Why)) {
+    error("cannot create '" + Out + "': " + Why);
+    return 1;
+  }
+  for (const auto &[D, Divisor] : Made) {
+    std::string Path = Out + "/" + D.Program + ".jsonl";
     std::ofstream OutFile(Path, std::ios::binary);
     // The runs have no start time (the CSV has none), and the header's date
     // is the earliest one, as export writes it.
@@ -508,7 +514,7 @@ int runDatasetImportCsv(const Args &A) {
       Samples += L.Samples.size();
     std::printf("%s: %s, %zu kernels, %zu sizes, %zu launches, %zu "
                 "samples%s\n",
-                Path.c_str(), Program.c_str(), D.Kernels.size(),
+                Path.c_str(), D.Meta.at("csv_program").c_str(), D.Kernels.size(),
                 D.Runs.size(), D.Launches.size(), Samples,
                 Divisor > 1 ? (" (times / " + std::to_string(Divisor) + ")").c_str()
                             : "");
