@@ -18,10 +18,7 @@
 //
 // --no-check launches without the CPU reference, for large N (8192) with
 // kernels not executed (KLARAPTOR_EMU_EXECUTE=0).
-#include "../common.h"
-
-#include <cstdint>
-#include <vector>
+#include "polybench.h"
 
 // The weights, row by row of the 3x3 neighbourhood.
 #define W_NW 0.25f
@@ -48,44 +45,22 @@ __global__ void Convolution2D_kernel(const float *a, float *b, int n) {
   }
 }
 
-/// Deterministic inputs in [-0.5, 0.5) with no short period, so that a
-/// transposed or shifted index changes the result.
-static void fillArray(std::vector<float> &v, uint32_t seed) {
-  for (size_t i = 0; i < v.size(); ++i) {
-    uint32_t h = uint32_t(i) * 2654435761u + seed * 40503u;
-    v[i] = (float(h >> 26) - 31.5f) / 64.0f;
-  }
-}
-
 static bool run(int n, bool check) {
   const size_t nn = size_t(n) * size_t(n);
-  const size_t bytes = nn * sizeof(float);
-  std::vector<float> a(nn), b(nn);
-  fillArray(a, 1);
-  fillArray(b, 2); // the border must keep these values
-
-  float *da, *db;
-  CHECK_CUDA(cudaMalloc(&da, bytes));
-  CHECK_CUDA(cudaMalloc(&db, bytes));
-  CHECK_CUDA(cudaMemcpy(da, a.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(db, b.data(), bytes, cudaMemcpyHostToDevice));
+  const std::vector<float> a = filledArray(nn, 1);
+  const std::vector<float> b = filledArray(nn, 2); // the border must keep these
+  DeviceArray da(a), db(b);
 
   dim3 block(32, 8); // what PolyBench/GPU hard-codes
   dim3 grid((n + block.x - 1) / block.x, (n + block.y - 1) / block.y);
   Convolution2D_kernel<<<grid, block>>>(da, db, n);
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaDeviceSynchronize());
-
-  std::vector<float> out(nn);
-  CHECK_CUDA(cudaMemcpy(out.data(), db, bytes, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaFree(da));
-  CHECK_CUDA(cudaFree(db));
+  const std::vector<float> out = db.toHost();
 
   std::string label = "2dconv N=" + std::to_string(n);
-  if (!check) {
-    std::printf("%s: launched (result not checked)\n", label.c_str());
-    return true;
-  }
+  if (!check)
+    return reportUnchecked(label);
   // The kernel's operations in the kernel's order, in double.
   std::vector<double> want(b.begin(), b.end());
   auto at = [&](int i, int j) { return double(a[size_t(i) * n + j]); };
@@ -95,17 +70,10 @@ static bool run(int n, bool check) {
           W_NW * at(i - 1, j - 1) + W_N * at(i - 1, j) + W_NE * at(i - 1, j + 1) +
           W_W * at(i, j - 1) + W_C * at(i, j) + W_E * at(i, j + 1) +
           W_SW * at(i + 1, j - 1) + W_S * at(i + 1, j) + W_SE * at(i + 1, j + 1);
-  std::vector<double> got(out.begin(), out.end());
-  return reportCheck(label, countMismatches(got, want, 1e-5), nn);
+  return reportOutputs(label, 1e-5, {{out, want}});
 }
 
 int main(int argc, char **argv) {
-  ExampleOptions O = parseExampleOptions(argc, argv, "[N]");
-  // int indices, as in PolyBench/GPU: N*N must fit in an int.
-  if (O.NumSizes > 1 || (O.NumSizes == 1 && O.Sizes[0] > 46000)) {
-    std::fprintf(stderr, "usage: %s [N] [--no-check]  (N <= 46000)\n", argv[0]);
-    return 1;
-  }
-  int n = O.NumSizes ? int(O.Sizes[0]) : 100;
-  return run(n, !O.NoCheck) ? 0 : 1;
+  PolybenchOptions O = parsePolybenchOptions(argc, argv);
+  return run(O.N, O.Check) ? 0 : 1;
 }

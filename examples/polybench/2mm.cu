@@ -20,10 +20,7 @@
 //
 // --no-check launches without the CPU reference, for large N (8192) with
 // kernels not executed (KLARAPTOR_EMU_EXECUTE=0).
-#include "../common.h"
-
-#include <cstdint>
-#include <vector>
+#include "polybench.h"
 
 #pragma klaraptor data(N = n) block(bx, by) where(bx <= N, by <= N) grid(ceildiv(N, bx), ceildiv(N, by))
 __global__ void mm2_kernel1(const float *a, const float *b, float *c, int n) {
@@ -45,34 +42,11 @@ __global__ void mm2_kernel2(const float *c, const float *d, float *e, int n) {
   }
 }
 
-/// Deterministic inputs in [-0.5, 0.5) with no short period, so that sums
-/// stay small and a transposed or shifted index changes the result.
-static void fillArray(std::vector<float> &v, uint32_t seed) {
-  for (size_t i = 0; i < v.size(); ++i) {
-    uint32_t h = uint32_t(i) * 2654435761u + seed * 40503u;
-    v[i] = (float(h >> 26) - 31.5f) / 64.0f;
-  }
-}
-
 static bool run(int n, bool check) {
   const size_t nn = size_t(n) * size_t(n);
-  const size_t bytes = nn * sizeof(float);
-  std::vector<float> a(nn), b(nn), c(nn, 0.0f), d(nn), e(nn, 0.0f);
-  fillArray(a, 1);
-  fillArray(b, 2);
-  fillArray(d, 4);
-
-  float *da, *db, *dc, *dd, *de;
-  CHECK_CUDA(cudaMalloc(&da, bytes));
-  CHECK_CUDA(cudaMalloc(&db, bytes));
-  CHECK_CUDA(cudaMalloc(&dc, bytes));
-  CHECK_CUDA(cudaMalloc(&dd, bytes));
-  CHECK_CUDA(cudaMalloc(&de, bytes));
-  CHECK_CUDA(cudaMemcpy(da, a.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(db, b.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dc, c.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dd, d.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(de, e.data(), bytes, cudaMemcpyHostToDevice));
+  const std::vector<float> a = filledArray(nn, 1), b = filledArray(nn, 2),
+                           c(nn, 0.0f), d = filledArray(nn, 4), e(nn, 0.0f);
+  DeviceArray da(a), db(b), dc(c), dd(d), de(e);
 
   dim3 block(32, 8); // what PolyBench/GPU hard-codes
   dim3 grid((n + block.x - 1) / block.x, (n + block.y - 1) / block.y);
@@ -81,21 +55,11 @@ static bool run(int n, bool check) {
   mm2_kernel2<<<grid, block>>>(dc, dd, de, n);
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaDeviceSynchronize());
-
-  std::vector<float> outC(nn), outE(nn);
-  CHECK_CUDA(cudaMemcpy(outC.data(), dc, bytes, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(outE.data(), de, bytes, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaFree(da));
-  CHECK_CUDA(cudaFree(db));
-  CHECK_CUDA(cudaFree(dc));
-  CHECK_CUDA(cudaFree(dd));
-  CHECK_CUDA(cudaFree(de));
+  const std::vector<float> outC = dc.toHost(), outE = de.toHost();
 
   std::string label = "2mm N=" + std::to_string(n);
-  if (!check) {
-    std::printf("%s: launched (result not checked)\n", label.c_str());
-    return true;
-  }
+  if (!check)
+    return reportUnchecked(label);
   // The kernels' operations in the kernels' order, in double.
   std::vector<double> wantC(nn), wantE(nn);
   for (int i = 0; i < n; ++i)
@@ -112,18 +76,10 @@ static bool run(int n, bool check) {
         s += wantC[size_t(i) * n + k] * d[size_t(k) * n + j];
       wantE[size_t(i) * n + j] = s;
     }
-  size_t bad = countMismatches(std::vector<double>(outC.begin(), outC.end()), wantC, 1e-3) +
-               countMismatches(std::vector<double>(outE.begin(), outE.end()), wantE, 1e-3);
-  return reportCheck(label, bad, 2 * nn);
+  return reportOutputs(label, 1e-3, {{outC, wantC}, {outE, wantE}});
 }
 
 int main(int argc, char **argv) {
-  ExampleOptions O = parseExampleOptions(argc, argv, "[N]");
-  // int indices, as in PolyBench/GPU: N*N must fit in an int.
-  if (O.NumSizes > 1 || (O.NumSizes == 1 && O.Sizes[0] > 46000)) {
-    std::fprintf(stderr, "usage: %s [N] [--no-check]  (N <= 46000)\n", argv[0]);
-    return 1;
-  }
-  int n = O.NumSizes ? int(O.Sizes[0]) : 100;
-  return run(n, !O.NoCheck) ? 0 : 1;
+  PolybenchOptions O = parsePolybenchOptions(argc, argv);
+  return run(O.N, O.Check) ? 0 : 1;
 }

@@ -21,10 +21,7 @@
 //
 // --no-check launches without the CPU reference, for large N (8192) with
 // kernels not executed (KLARAPTOR_EMU_EXECUTE=0).
-#include "../common.h"
-
-#include <cstdint>
-#include <vector>
+#include "polybench.h"
 
 #pragma klaraptor data(N = n) block(bx) where(bx <= N) grid(ceildiv(N, bx))
 __global__ void atax_kernel1(const float *a, const float *x, float *tmp, int n) {
@@ -44,31 +41,11 @@ __global__ void atax_kernel2(const float *a, float *y, const float *tmp, int n) 
   }
 }
 
-/// Deterministic inputs in [-0.5, 0.5) with no short period, so that sums
-/// stay small and a transposed or shifted index changes the result.
-static void fillArray(std::vector<float> &v, uint32_t seed) {
-  for (size_t i = 0; i < v.size(); ++i) {
-    uint32_t h = uint32_t(i) * 2654435761u + seed * 40503u;
-    v[i] = (float(h >> 26) - 31.5f) / 64.0f;
-  }
-}
-
 static bool run(int n, bool check) {
   const size_t nn = size_t(n) * size_t(n);
-  const size_t vb = size_t(n) * sizeof(float);
-  std::vector<float> a(nn), x(n), tmp(n, 0.0f), y(n, 0.0f);
-  fillArray(a, 1);
-  fillArray(x, 2);
-
-  float *da, *dx, *dtmp, *dy;
-  CHECK_CUDA(cudaMalloc(&da, nn * sizeof(float)));
-  CHECK_CUDA(cudaMalloc(&dx, vb));
-  CHECK_CUDA(cudaMalloc(&dtmp, vb));
-  CHECK_CUDA(cudaMalloc(&dy, vb));
-  CHECK_CUDA(cudaMemcpy(da, a.data(), nn * sizeof(float), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dx, x.data(), vb, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dtmp, tmp.data(), vb, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dy, y.data(), vb, cudaMemcpyHostToDevice));
+  const std::vector<float> a = filledArray(nn, 1), x = filledArray(n, 2),
+                           tmp(n, 0.0f), y(n, 0.0f);
+  DeviceArray da(a), dx(x), dtmp(tmp), dy(y);
 
   const int threads = 256; // what PolyBench/GPU hard-codes
   const int blocks = (n + threads - 1) / threads;
@@ -77,20 +54,11 @@ static bool run(int n, bool check) {
   atax_kernel2<<<blocks, threads>>>(da, dy, dtmp, n);
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaDeviceSynchronize());
-
-  std::vector<float> outTmp(n), outY(n);
-  CHECK_CUDA(cudaMemcpy(outTmp.data(), dtmp, vb, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(outY.data(), dy, vb, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaFree(da));
-  CHECK_CUDA(cudaFree(dx));
-  CHECK_CUDA(cudaFree(dtmp));
-  CHECK_CUDA(cudaFree(dy));
+  const std::vector<float> outTmp = dtmp.toHost(), outY = dy.toHost();
 
   std::string label = "atax N=" + std::to_string(n);
-  if (!check) {
-    std::printf("%s: launched (result not checked)\n", label.c_str());
-    return true;
-  }
+  if (!check)
+    return reportUnchecked(label);
   // The kernels' operations in the kernels' order, in double.
   std::vector<double> wantTmp(n), wantY(n);
   for (int i = 0; i < n; ++i) {
@@ -105,19 +73,10 @@ static bool run(int n, bool check) {
       s += double(a[size_t(k) * n + i]) * wantTmp[k];
     wantY[i] = s;
   }
-  size_t bad =
-      countMismatches(std::vector<double>(outTmp.begin(), outTmp.end()), wantTmp, 1e-3) +
-      countMismatches(std::vector<double>(outY.begin(), outY.end()), wantY, 1e-3);
-  return reportCheck(label, bad, 2 * size_t(n));
+  return reportOutputs(label, 1e-3, {{outTmp, wantTmp}, {outY, wantY}});
 }
 
 int main(int argc, char **argv) {
-  ExampleOptions O = parseExampleOptions(argc, argv, "[N]");
-  // int indices, as in PolyBench/GPU: N*N must fit in an int.
-  if (O.NumSizes > 1 || (O.NumSizes == 1 && O.Sizes[0] > 46000)) {
-    std::fprintf(stderr, "usage: %s [N] [--no-check]  (N <= 46000)\n", argv[0]);
-    return 1;
-  }
-  int n = O.NumSizes ? int(O.Sizes[0]) : 100;
-  return run(n, !O.NoCheck) ? 0 : 1;
+  PolybenchOptions O = parsePolybenchOptions(argc, argv);
+  return run(O.N, O.Check) ? 0 : 1;
 }

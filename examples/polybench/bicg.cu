@@ -22,10 +22,7 @@
 //
 // --no-check launches without the CPU reference, for large N (8192) with
 // kernels not executed (KLARAPTOR_EMU_EXECUTE=0).
-#include "../common.h"
-
-#include <cstdint>
-#include <vector>
+#include "polybench.h"
 
 #pragma klaraptor data(N = n) block(bx) where(bx <= N) grid(ceildiv(N, bx))
 __global__ void bicg_kernel1(const float *a, const float *r, float *s, int n) {
@@ -47,36 +44,13 @@ __global__ void bicg_kernel2(const float *a, const float *p, float *q, int n) {
   }
 }
 
-/// Deterministic inputs in [-0.5, 0.5) with no short period, so that sums
-/// stay small and a transposed or shifted index changes the result.
-static void fillArray(std::vector<float> &v, uint32_t seed) {
-  for (size_t i = 0; i < v.size(); ++i) {
-    uint32_t h = uint32_t(i) * 2654435761u + seed * 40503u;
-    v[i] = (float(h >> 26) - 31.5f) / 64.0f;
-  }
-}
-
 static bool run(int n, bool check) {
   const size_t nn = size_t(n) * size_t(n);
-  const size_t vb = size_t(n) * sizeof(float);
-  std::vector<float> a(nn), r(n), p(n), s(n), q(n);
-  fillArray(a, 1);
-  fillArray(r, 2);
-  fillArray(p, 3);
-  fillArray(s, 4); // overwritten by the kernels
-  fillArray(q, 5);
-
-  float *da, *dr, *dp, *ds, *dq;
-  CHECK_CUDA(cudaMalloc(&da, nn * sizeof(float)));
-  CHECK_CUDA(cudaMalloc(&dr, vb));
-  CHECK_CUDA(cudaMalloc(&dp, vb));
-  CHECK_CUDA(cudaMalloc(&ds, vb));
-  CHECK_CUDA(cudaMalloc(&dq, vb));
-  CHECK_CUDA(cudaMemcpy(da, a.data(), nn * sizeof(float), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dr, r.data(), vb, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dp, p.data(), vb, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(ds, s.data(), vb, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dq, q.data(), vb, cudaMemcpyHostToDevice));
+  const std::vector<float> a = filledArray(nn, 1), r = filledArray(n, 2),
+                           p = filledArray(n, 3);
+  // s and q are overwritten by the kernels.
+  const std::vector<float> s = filledArray(n, 4), q = filledArray(n, 5);
+  DeviceArray da(a), dr(r), dp(p), ds(s), dq(q);
 
   const int threads = 256; // what PolyBench/GPU hard-codes
   const int blocks = (n + threads - 1) / threads;
@@ -85,21 +59,11 @@ static bool run(int n, bool check) {
   bicg_kernel2<<<blocks, threads>>>(da, dp, dq, n);
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaDeviceSynchronize());
-
-  std::vector<float> outS(n), outQ(n);
-  CHECK_CUDA(cudaMemcpy(outS.data(), ds, vb, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(outQ.data(), dq, vb, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaFree(da));
-  CHECK_CUDA(cudaFree(dr));
-  CHECK_CUDA(cudaFree(dp));
-  CHECK_CUDA(cudaFree(ds));
-  CHECK_CUDA(cudaFree(dq));
+  const std::vector<float> outS = ds.toHost(), outQ = dq.toHost();
 
   std::string label = "bicg N=" + std::to_string(n);
-  if (!check) {
-    std::printf("%s: launched (result not checked)\n", label.c_str());
-    return true;
-  }
+  if (!check)
+    return reportUnchecked(label);
   // The kernels' operations in the kernels' order, in double.
   std::vector<double> wantS(n), wantQ(n);
   for (int i = 0; i < n; ++i) {
@@ -111,18 +75,10 @@ static bool run(int n, bool check) {
     wantS[i] = s1;
     wantQ[i] = s2;
   }
-  size_t bad = countMismatches(std::vector<double>(outS.begin(), outS.end()), wantS, 1e-3) +
-               countMismatches(std::vector<double>(outQ.begin(), outQ.end()), wantQ, 1e-3);
-  return reportCheck(label, bad, 2 * size_t(n));
+  return reportOutputs(label, 1e-3, {{outS, wantS}, {outQ, wantQ}});
 }
 
 int main(int argc, char **argv) {
-  ExampleOptions O = parseExampleOptions(argc, argv, "[N]");
-  // int indices, as in PolyBench/GPU: N*N must fit in an int.
-  if (O.NumSizes > 1 || (O.NumSizes == 1 && O.Sizes[0] > 46000)) {
-    std::fprintf(stderr, "usage: %s [N] [--no-check]  (N <= 46000)\n", argv[0]);
-    return 1;
-  }
-  int n = O.NumSizes ? int(O.Sizes[0]) : 100;
-  return run(n, !O.NoCheck) ? 0 : 1;
+  PolybenchOptions O = parsePolybenchOptions(argc, argv);
+  return run(O.N, O.Check) ? 0 : 1;
 }

@@ -26,10 +26,7 @@
 //
 // --no-check launches without the CPU reference, for large N (8192) with
 // kernels not executed (KLARAPTOR_EMU_EXECUTE=0).
-#include "../common.h"
-
-#include <cstdint>
-#include <vector>
+#include "polybench.h"
 
 #pragma klaraptor data(N = n) block(bx, by) where(bx <= N, by <= N) grid(ceildiv(N, bx), ceildiv(N, by))
 __global__ void fdtd_step1_kernel(const float *fict, float *ey, const float *hz,
@@ -66,34 +63,15 @@ __global__ void fdtd_step3_kernel(const float *ex, const float *ey, float *hz,
                 ey[(row + 1) * n + col] - ey[row * n + col]);
 }
 
-/// Deterministic inputs in [-0.5, 0.5) with no short period, so that a
-/// transposed or shifted index changes the result.
-static void fillArray(std::vector<float> &v, uint32_t seed) {
-  for (size_t i = 0; i < v.size(); ++i) {
-    uint32_t h = uint32_t(i) * 2654435761u + seed * 40503u;
-    v[i] = (float(h >> 26) - 31.5f) / 64.0f;
-  }
-}
-
 static bool run(int n, int tmax, bool check) {
   const size_t nn = size_t(n) * size_t(n);
   const size_t nx = size_t(n) * size_t(n + 1); // ex and ey
-  std::vector<float> fict(tmax), ex(nx), ey(nx), hz(nn);
+  std::vector<float> fict(tmax);
   for (int t = 0; t < tmax; ++t)
     fict[t] = float(t % 8) * 0.125f;
-  fillArray(ex, 1);
-  fillArray(ey, 2);
-  fillArray(hz, 3);
-
-  float *dfict, *dex, *dey, *dhz;
-  CHECK_CUDA(cudaMalloc(&dfict, tmax * sizeof(float)));
-  CHECK_CUDA(cudaMalloc(&dex, nx * sizeof(float)));
-  CHECK_CUDA(cudaMalloc(&dey, nx * sizeof(float)));
-  CHECK_CUDA(cudaMalloc(&dhz, nn * sizeof(float)));
-  CHECK_CUDA(cudaMemcpy(dfict, fict.data(), tmax * sizeof(float), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dex, ex.data(), nx * sizeof(float), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dey, ey.data(), nx * sizeof(float), cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dhz, hz.data(), nn * sizeof(float), cudaMemcpyHostToDevice));
+  const std::vector<float> ex = filledArray(nx, 1), ey = filledArray(nx, 2),
+                           hz = filledArray(nn, 3);
+  DeviceArray dfict(fict), dex(ex), dey(ey), dhz(hz);
 
   dim3 block(32, 8); // what PolyBench/GPU hard-codes
   dim3 grid((n + block.x - 1) / block.x, (n + block.y - 1) / block.y);
@@ -106,21 +84,12 @@ static bool run(int n, int tmax, bool check) {
     CHECK_CUDA(cudaGetLastError());
   }
   CHECK_CUDA(cudaDeviceSynchronize());
-
-  std::vector<float> outEx(nx), outEy(nx), outHz(nn);
-  CHECK_CUDA(cudaMemcpy(outEx.data(), dex, nx * sizeof(float), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(outEy.data(), dey, nx * sizeof(float), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(outHz.data(), dhz, nn * sizeof(float), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaFree(dfict));
-  CHECK_CUDA(cudaFree(dex));
-  CHECK_CUDA(cudaFree(dey));
-  CHECK_CUDA(cudaFree(dhz));
+  const std::vector<float> outEx = dex.toHost(), outEy = dey.toHost(),
+                           outHz = dhz.toHost();
 
   std::string label = "fdtd2d N=" + std::to_string(n) + " TMAX=" + std::to_string(tmax);
-  if (!check) {
-    std::printf("%s: launched (result not checked)\n", label.c_str());
-    return true;
-  }
+  if (!check)
+    return reportUnchecked(label);
   // The kernels' operations in the kernels' order, in double; each step
   // reads only what the previous kernel wrote, so sweeping in place is
   // what the parallel kernels compute.
@@ -140,21 +109,10 @@ static bool run(int n, int tmax, bool check) {
         wz[i * n + j] -= 0.7 * (wx[i * m + j + 1] - wx[i * m + j] + wy[(i + 1) * n + j] -
                                 wy[i * n + j]);
   }
-  size_t bad =
-      countMismatches(std::vector<double>(outEx.begin(), outEx.end()), wx, 1e-4) +
-      countMismatches(std::vector<double>(outEy.begin(), outEy.end()), wy, 1e-4) +
-      countMismatches(std::vector<double>(outHz.begin(), outHz.end()), wz, 1e-4);
-  return reportCheck(label, bad, 2 * nx + nn);
+  return reportOutputs(label, 1e-4, {{outEx, wx}, {outEy, wy}, {outHz, wz}});
 }
 
 int main(int argc, char **argv) {
-  ExampleOptions O = parseExampleOptions(argc, argv, "[N [TMAX]]");
-  // int indices, as in PolyBench/GPU: N*(N+1) must fit in an int.
-  if (O.NumSizes > 2 || (O.NumSizes >= 1 && O.Sizes[0] > 46000)) {
-    std::fprintf(stderr, "usage: %s [N [TMAX]] [--no-check]  (N <= 46000)\n", argv[0]);
-    return 1;
-  }
-  int n = O.NumSizes >= 1 ? int(O.Sizes[0]) : 100;
-  int tmax = O.NumSizes >= 2 ? int(O.Sizes[1]) : 4;
-  return run(n, tmax, !O.NoCheck) ? 0 : 1;
+  PolybenchOptions O = parsePolybenchOptions(argc, argv, "[N [TMAX]]", 4);
+  return run(O.N, O.Second, O.Check) ? 0 : 1;
 }

@@ -20,10 +20,7 @@
 //
 // --no-check launches without the CPU reference, for large N (8192) with
 // kernels not executed (KLARAPTOR_EMU_EXECUTE=0).
-#include "../common.h"
-
-#include <cstdint>
-#include <vector>
+#include "polybench.h"
 
 #pragma klaraptor data(N = n) block(bx, by) where(bx <= N, by <= N) grid(ceildiv(N, bx), ceildiv(N, by))
 __global__ void syrk_kernel(const float *a, float *c, float alpha, float beta,
@@ -37,45 +34,22 @@ __global__ void syrk_kernel(const float *a, float *c, float alpha, float beta,
   }
 }
 
-/// Deterministic inputs in [-0.5, 0.5) with no short period, so that sums
-/// stay small and a transposed or shifted index changes the result.
-static void fillArray(std::vector<float> &v, uint32_t seed) {
-  for (size_t i = 0; i < v.size(); ++i) {
-    uint32_t h = uint32_t(i) * 2654435761u + seed * 40503u;
-    v[i] = (float(h >> 26) - 31.5f) / 64.0f;
-  }
-}
-
 static bool run(int n, bool check) {
   const size_t nn = size_t(n) * size_t(n);
-  const size_t bytes = nn * sizeof(float);
-  std::vector<float> a(nn), c(nn);
-  fillArray(a, 1);
-  fillArray(c, 3);
+  const std::vector<float> a = filledArray(nn, 1), c = filledArray(nn, 3);
   const float alpha = 1.5f, beta = 1.2f;
-
-  float *da, *dc;
-  CHECK_CUDA(cudaMalloc(&da, bytes));
-  CHECK_CUDA(cudaMalloc(&dc, bytes));
-  CHECK_CUDA(cudaMemcpy(da, a.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dc, c.data(), bytes, cudaMemcpyHostToDevice));
+  DeviceArray da(a), dc(c);
 
   dim3 block(32, 8); // what PolyBench/GPU hard-codes
   dim3 grid((n + block.x - 1) / block.x, (n + block.y - 1) / block.y);
   syrk_kernel<<<grid, block>>>(da, dc, alpha, beta, n);
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaDeviceSynchronize());
-
-  std::vector<float> out(nn);
-  CHECK_CUDA(cudaMemcpy(out.data(), dc, bytes, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaFree(da));
-  CHECK_CUDA(cudaFree(dc));
+  const std::vector<float> out = dc.toHost();
 
   std::string label = "syrk N=" + std::to_string(n);
-  if (!check) {
-    std::printf("%s: launched (result not checked)\n", label.c_str());
-    return true;
-  }
+  if (!check)
+    return reportUnchecked(label);
   // The kernel's operations in the kernel's order, in double.
   std::vector<double> want(nn);
   for (int i = 0; i < n; ++i)
@@ -85,17 +59,10 @@ static bool run(int n, bool check) {
         s += double(alpha) * a[size_t(i) * n + k] * a[size_t(j) * n + k];
       want[size_t(i) * n + j] = s;
     }
-  std::vector<double> got(out.begin(), out.end());
-  return reportCheck(label, countMismatches(got, want, 1e-3), nn);
+  return reportOutputs(label, 1e-3, {{out, want}});
 }
 
 int main(int argc, char **argv) {
-  ExampleOptions O = parseExampleOptions(argc, argv, "[N]");
-  // int indices, as in PolyBench/GPU: N*N must fit in an int.
-  if (O.NumSizes > 1 || (O.NumSizes == 1 && O.Sizes[0] > 46000)) {
-    std::fprintf(stderr, "usage: %s [N] [--no-check]  (N <= 46000)\n", argv[0]);
-    return 1;
-  }
-  int n = O.NumSizes ? int(O.Sizes[0]) : 100;
-  return run(n, !O.NoCheck) ? 0 : 1;
+  PolybenchOptions O = parsePolybenchOptions(argc, argv);
+  return run(O.N, O.Check) ? 0 : 1;
 }
