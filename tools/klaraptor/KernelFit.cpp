@@ -733,15 +733,16 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
 
   // Times-only samples (a CSV of measured times, cupti without metrics,
   // KLARAPTOR_PROFILE_TIMES_ONLY) can be compared with, not fitted.
-  bool AnyOk = false, AnyCounted = false;
+  unsigned Ok = 0;
+  bool AnyCounted = false;
   for (const profiledb::SampleRow &S : Samples) {
     if (S.Status != "ok")
       continue;
-    AnyOk = true;
+    ++Ok;
     for (const auto &[Key, V] : S.Metrics)
       AnyCounted |= Key.rfind("gpu_time_", 0) != 0;
   }
-  if (AnyOk && !AnyCounted) {
+  if (Ok > 0 && !AnyCounted) {
     Error = Who + ": its samples hold measured times only, no metrics; "
             "fitting needs the counted metrics (docs/metrics.md): profile "
             "the program with 'klaraptor profile' (the emulator, or cupti "

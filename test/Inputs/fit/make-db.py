@@ -251,11 +251,15 @@ def main():
             " grid_z, block_x, block_y, block_z) "
             "VALUES (1, 2, '{\"N\":64}', 1, 1, 1, 64, 1, 1)")
         for bx in [32, 64]:
-            db.execute(
+            sample = db.execute(
                 "INSERT INTO samples (launch_id, block_x, block_y, block_z,"
                 " grid_x, grid_y, grid_z, registers, shared_bytes, time_ns,"
                 " status) VALUES (?, ?, 1, 1, ?, 1, 1, 8, 0, 100, 'ok')",
                 (cur.lastrowid, bx, 64 // bx))
+            # A counted metric: the kernel has too few samples, it is not
+            # times-only.
+            db.execute("INSERT INTO metrics (sample_id, key, value) "
+                       "VALUES (?, 'inst_executed', 64)", (sample.lastrowid,))
     db.commit()
     db.close()
 
