@@ -24,6 +24,16 @@
 #       shared library they need (ldd, glibc excepted) into BUNDLE, to carry
 #       to a GPU machine that has the CUDA driver but none of our packages.
 #
+# Options of the GPU run: --time-limit SECONDS (runs not started by then are
+# skipped, the one running is stopped; both listed at the end),
+# --test-times-only (no CUPTI metrics at the test sizes), --test-repeats N
+# (KLARAPTOR_CUPTI_REPEATS at the test sizes), --test-share PCT (with
+# --time-limit: the training sizes stop starting once 100-PCT % of the time
+# is spent, so that the test sizes keep PCT %). The runs go size by size:
+# every program's first training size, then every program's second, ...,
+# then each test size (smallest first) of every program.
+# Each program's log goes beside its dataset (OUTDIR/<program>.log).
+#
 # Environment: KLARAPTOR_CUPTI_REPEATS (timing repeats per shape, default 5),
 # KLARAPTOR_CUPTI_METRICS=0 (times only, much faster), MANIFEST (default
 # examples/bench.manifest).
@@ -38,6 +48,10 @@ emulate=""
 device=""
 only=""
 out=""
+time_limit=""
+test_times_only=""
+test_repeats=""
+test_share=""
 manifest=${MANIFEST:-$root/examples/bench.manifest}
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,14 +60,22 @@ while [ $# -gt 0 ]; do
     --prepare) prepare=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --emulate) emulate=--klaraptor-emulate; shift ;;
+    --time-limit) time_limit=$2; shift 2 ;;
+    --test-times-only) test_times_only=1; shift ;;
+    --test-repeats) test_repeats=$2; shift 2 ;;
+    --test-share) test_share=$2; shift 2 ;;
     --device) device=$2; shift 2 ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "make-dataset.sh: error: unknown option '$1'" >&2; exit 1 ;;
     *) out=$1; shift ;;
   esac
 done
 die() { echo "make-dataset.sh: error: $*" >&2; exit 1; }
 [ -r "$manifest" ] || die "cannot read the manifest '$manifest'"
+[ -z "$test_share" ] || [[ $test_share =~ ^[0-9]$|^[1-9][0-9]$ ]] || die "--test-share: expected a percentage from 0 to 99, got '$test_share'"
+for v in "$time_limit" "$test_repeats"; do
+  [ -z "$v" ] || [[ $v =~ ^[1-9][0-9]*$ ]] || die "expected a positive number of seconds or repeats, got '$v'"
+done
 
 # The manifest's programs: NAME SOURCE [train=LIST] [test=LIST] -- ARGS.
 names=() ; sources=() ; trains=() ; tests=() ; argss=()
@@ -75,27 +97,33 @@ while read -r line; do
 done <"$manifest"
 [ ${#names[@]} -gt 0 ] || die "no program selected from $manifest"
 mdir=$(cd "$(dirname "$manifest")" && pwd)
+# A bundle holds the programs of examples/bench.manifest in programs/, those
+# of another manifest M.manifest in programs-M/ (names may repeat across
+# manifests).
+stem=$(basename "$manifest" .manifest)
+progdir=programs
+[ "$stem" = bench ] || progdir=programs-$stem
 
 build_programs() { # DEST: the programs, built for the GPU
   local dest=$1 cxx=$build/bin/klaraptor-clang++
   [ -x "$cxx" ] || die "no $cxx: build klaraptor first (cmake + ninja), or use --bundle"
   mkdir -p "$dest"
   for i in "${!names[@]}"; do
-    echo "== building ${names[i]} for the ${emulate:+emulator}${emulate:-GPU}"
+    echo "== building ${names[i]} for the $([ -n "$emulate" ] && echo emulator || echo GPU)"
     "$cxx" $emulate -O2 "$mdir/${sources[i]}" -I"$mdir" -o "$dest/${names[i]}"
   done
 }
 
 if [ -n "$prepare" ]; then
-  mkdir -p "$prepare"/{bin,lib,programs}
+  mkdir -p "$prepare"/{bin,lib,$progdir}
   prepare=$(cd "$prepare" && pwd)
-  build_programs "$prepare/programs"
+  build_programs "$prepare/$progdir"
   cp "$build/bin/klaraptor" "$prepare/bin/"
   cp -P "$build"/lib/libklaraptor_rt.so* "$build/lib/libklaraptor_profile.so" "$prepare/lib/"
-  cp "$manifest" "$prepare/bench.manifest"
+  cp "$manifest" "$prepare/$stem.manifest"
   # Shared libraries the tool and the programs need, glibc's own excepted
   # (the GPU machine's are used); libcuda is the machine's driver.
-  for f in "$prepare"/bin/* "$prepare"/lib/*.so "$prepare"/programs/*; do
+  for f in "$prepare"/bin/* "$prepare"/lib/*.so "$prepare/$progdir"/*; do
     ldd "$f" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3}'
   done | sort -u | while read -r lib; do
     case "$(basename "$lib")" in
@@ -104,7 +132,7 @@ if [ -n "$prepare" ]; then
     esac
   done
   # Debug information is most of the size; the dynamic symbols (dlsym) stay.
-  for f in "$prepare"/bin/* "$prepare"/lib/* "$prepare"/programs/*; do
+  for f in "$prepare"/bin/* "$prepare"/lib/* "$prepare/$progdir"/*; do
     [ -L "$f" ] || strip --strip-debug "$f" 2>/dev/null || true
   done
   echo "== bundle ready: $prepare ($(du -sh "$prepare" | cut -f1))"
@@ -133,7 +161,7 @@ trap 'rm -rf "$work"' EXIT
 
 if [ -n "$bundle" ]; then
   kl=$bundle/bin/klaraptor
-  progs=$bundle/programs
+  progs=$bundle/$progdir
   export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   if [ -z "${KLARAPTOR_CUPTI_LIB:-}" ] && [ -e "$bundle/lib/libcupti.so" ]; then
     export KLARAPTOR_CUPTI_LIB=$bundle/lib/libcupti.so
@@ -146,11 +174,14 @@ fi
 [ -x "$kl" ] || die "no klaraptor tool at $kl"
 "$kl" --version >/dev/null || die "$kl does not run here (missing shared libraries? see docs/dataset.md)"
 
-runs=0
+runs=0 ntrain=0 ntest=0
 for i in "${!names[@]}"; do
-  n=$(( $(tr ',' '\n' <<<"${trains[i]}" | wc -l) + $(tr ',' '\n' <<<"${tests[i]}" | wc -l) ))
-  runs=$((runs + n))
+  a=$(tr ',' '\n' <<<"${trains[i]}" | wc -l) t=$(tr ',' '\n' <<<"${tests[i]}" | wc -l)
+  runs=$((runs + a + t))
+  [ "$a" -le "$ntrain" ] || ntrain=$a
+  [ "$t" -le "$ntest" ] || ntest=$t
 done
+phases=$((ntrain + ntest))
 echo "== GPU: $gpu (driver $driver); ${#names[@]} programs, $runs profiled runs"
 if [ -n "$emulate" ]; then
   echo "   estimate: about 4 minutes for the whole manifest on one core (gemm, 2mm and"
@@ -160,32 +191,76 @@ echo "   estimate: a few seconds per run at the training sizes, 10-60 s per run 
 echo "   test sizes (every admissible shape, ${KLARAPTOR_CUPTI_REPEATS:-5} timed repeats plus the CUPTI"
 echo "   metric passes): about $((runs / 4))-$((runs)) minutes in all; KLARAPTOR_CUPTI_METRICS=0 is faster"
 fi
+[ -z "$test_times_only" ] || echo "   test sizes: times only${test_repeats:+, $test_repeats repeats}"
+[ -z "$time_limit" ] || echo "   time limit: $time_limit s (runs not started by then are skipped and listed)${test_share:+; the test sizes keep $test_share % of it}"
 echo "   output: $out"
 start=$(date +%s)
-failed=0
-for i in "${!names[@]}"; do
-  name=${names[i]}
-  t0=$(date +%s)
-  echo "== [$((i + 1))/${#names[@]}] $name: train N=${trains[i]} test N=${tests[i]}"
-  sizes="${trains[i]},${tests[i]}" later=""
-  if [ -n "$emulate" ]; then
-    # The emulator runs whole kernels to count metrics: at the test sizes
-    # only the estimates are recorded (one SM's wave per shape).
-    sizes=${trains[i]} later=${tests[i]}
-  fi
-  # shellcheck disable=SC2086 # ARGS are split as the manifest wrote them.
-  if ! { "$kl" profile --fresh --quiet --sizes "$sizes" \
-           ${device:+--device "$device"} --db "$work/$name.db" -- "$progs/$name" ${argss[i]} &&
-         { [ -z "$later" ] || env KLARAPTOR_PROFILE_TIMES_ONLY=1 KLARAPTOR_EMU_EXECUTE=0 \
-           "$kl" profile --quiet --sizes "$later" ${device:+--device "$device"} \
-           --db "$work/$name.db" -- "$progs/$name" ${argss[i]}; }; } >"$work/$name.log" 2>&1; then
-    echo "   profiling failed (log below); continuing"; tail -20 "$work/$name.log"
-    failed=$((failed + 1))
-  fi
+failed=0 skipped=()
+# Phase k < (most training sizes) profiles every program's k-th training
+# size, the phases after it each test size: with a time limit, what is cut
+# is the largest runs, not whole programs. Every run is one `klaraptor
+# profile` into the program's database.
+train_limit=""
+[ -z "$time_limit" ] || train_limit=$((time_limit * (100 - ${test_share:-0}) / 100))
+for ((phase = 0; phase < phases; ++phase)); do
+  for i in "${!names[@]}"; do
+    name=${names[i]}
+    if [ "$phase" -lt "$ntrain" ]; then
+      sizes=$(tr ',' '\n' <<<"${trains[i]}" | sed -n "$((phase + 1))p")
+      what="train N=$sizes" fresh="" limit=$train_limit
+      [ "$phase" != 0 ] || fresh=--fresh
+    else
+      sizes=$(tr ',' '\n' <<<"${tests[i]}" | sed -n "$((phase - ntrain + 1))p")
+      what="test N=$sizes" fresh="" limit=$time_limit
+    fi
+    [ -n "$sizes" ] || continue
+    left=""
+    if [ -n "$limit" ]; then
+      left=$((limit - ($(date +%s) - start)))
+      if [ "$left" -le 0 ]; then
+        skipped+=("$name $what")
+        continue
+      fi
+    fi
+    runenv=()
+    if [ "$phase" -ge "$ntrain" ] && [ -n "$emulate" ]; then
+      # The emulator runs whole kernels to count metrics: at the test sizes
+      # only the estimates are recorded (one SM's wave per shape).
+      runenv=(KLARAPTOR_PROFILE_TIMES_ONLY=1 KLARAPTOR_EMU_EXECUTE=0)
+    elif [ "$phase" -ge "$ntrain" ] && [ -n "$test_times_only" ]; then
+      runenv=(KLARAPTOR_CUPTI_METRICS=0)
+    fi
+    if [ "$phase" -ge "$ntrain" ] && [ -n "$test_repeats" ]; then
+      runenv+=(KLARAPTOR_CUPTI_REPEATS="$test_repeats")
+    fi
+    t0=$(date +%s)
+    echo "== $name: $what"
+    # shellcheck disable=SC2086 # ARGS are split as the manifest wrote them.
+    rc=0
+    env "${runenv[@]}" ${left:+timeout -k 10 "$left"} "$kl" profile $fresh --quiet --sizes "$sizes" \
+      ${device:+--device "$device"} --db "$work/$name.db" -- "$progs/$name" ${argss[i]} \
+      >>"$work/$name.log" 2>&1 || rc=$?
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+      echo "   cut by the time limit after $(( $(date +%s) - t0 )) s (sweeps finished before are kept)"
+      skipped+=("$name $what (cut)")
+    elif [ "$rc" != 0 ]; then
+      echo "   profiling failed (log below); continuing"; tail -20 "$work/$name.log"
+      failed=$((failed + 1))
+    else
+      echo "   $(( $(date +%s) - t0 )) s (total $(( $(date +%s) - start )) s)"
+    fi
+  done
+done
+for name in "${names[@]}"; do
   if [ -s "$work/$name.db" ]; then
-    "$kl" dataset export --db "$work/$name.db" --out "$out" --program "$name"
+    "$kl" dataset export --db "$work/$name.db" --out "$out" --program "$name" ||
+      failed=$((failed + 1))
   fi
-  echo "   $name: $(( $(date +%s) - t0 )) s (total $(( $(date +%s) - start )) s)"
+  [ ! -s "$work/$name.log" ] || cp "$work/$name.log" "$out/$name.log"
 done
 echo "== done in $(( $(date +%s) - start )) s: $out"
-[ "$failed" -eq 0 ] || die "$failed programs failed to profile"
+if [ ${#skipped[@]} -gt 0 ]; then
+  echo "== incomplete: ${#skipped[@]} runs skipped or cut by the time limit:"
+  printf '   %s\n' "${skipped[@]}"
+fi
+[ "$failed" -eq 0 ] || die "$failed runs failed to profile or export"

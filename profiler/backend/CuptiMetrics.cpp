@@ -16,7 +16,8 @@ namespace klaraptor::profiler::cupti {
 
 const std::vector<MetricKey> &cuptiMetricKeys() {
   // docs/metrics.md's CUPTI column; keys without a CUPTI counterpart
-  // (inst_barrier, inst_other, blocks_executed, sampled) are not here.
+  // (inst_barrier, inst_other, blocks_executed, sampled) are not here. The
+  // keys marked CuptiOnly have no emu counterpart.
   static const std::vector<MetricKey> Keys = {
       {"inst_executed", {"smsp__inst_executed.sum", nullptr}},
       {"thread_inst_executed", {"smsp__thread_inst_executed.sum", nullptr}},
@@ -57,7 +58,23 @@ const std::vector<MetricKey> &cuptiMetricKeys() {
        {"smsp__sass_branch_targets_threads_divergent.sum", nullptr}},
       {"warps_launched", {"smsp__warps_launched.sum", nullptr}},
       {"blocks_launched", {"sm__ctas_launched.sum", nullptr}},
-      {"gpu_time_duration_ns", {"gpu__time_duration.sum", nullptr}},
+      {"gpu_time_duration_ns", {"gpu__time_duration.sum", nullptr}, true},
+      // The memory hierarchy and the SMs' activity, which the emulator does
+      // not model (docs/metrics.md, "Keys of the cupti backend only").
+      {"l1_global_load_hit_sectors",
+       {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", nullptr},
+       true},
+      {"l2_read_sectors", {"lts__t_sectors_srcunit_tex_op_read.sum", nullptr},
+       true},
+      {"l2_read_hit_sectors",
+       {"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", nullptr},
+       true},
+      {"l2_write_sectors",
+       {"lts__t_sectors_srcunit_tex_op_write.sum", nullptr}, true},
+      {"dram_read_bytes", {"dram__bytes_read.sum", nullptr}, true},
+      {"dram_write_bytes", {"dram__bytes_write.sum", nullptr}, true},
+      {"sm_cycles_active", {"sm__cycles_active.sum", nullptr}, true},
+      {"sm_warps_active", {"sm__warps_active.sum", nullptr}, true},
   };
   return Keys;
 }

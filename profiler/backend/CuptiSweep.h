@@ -57,6 +57,7 @@ namespace klaraptor::profiler::cupti {
 struct MetricKey {
   const char *Key;        ///< record key, e.g. "global_load_sectors"
   const char *Cupti[2];   ///< CUPTI metric names, the second may be null
+  bool CuptiOnly = false; ///< no emu counterpart (caches, DRAM, cycles)
 };
 
 /// Every key the Range Profiler fills, in record order.

@@ -2,12 +2,15 @@
 ///
 /// \file
 /// Measures the time of one __klaraptor_rt_launch call for a 1-D kernel
-/// (pow2 candidates, a trivial model): on a memoised launch ("hit": the same
-/// data every call) and on a new decision ("miss": new data every call).
+/// (pow2 candidates, a trivial model), or with --dims 2 a 2-D kernel (pow2
+/// candidates: 51 shapes under 1024 threads): on a memoised launch ("hit":
+/// the same data every call) and on a new decision ("miss": new data every
+/// call).
 /// The device is the one CUDA reports when the process has CUDA, else (or
 /// with --fake-device) H100-like limits injected through the test hook.
 ///
-///   klaraptor-hook-bench [--hits N] [--misses N] [--threads N] [--fake-device]
+///   klaraptor-hook-bench [--hits N] [--misses N] [--threads N] [--dims 1|2]
+///                        [--fake-device]
 //===----------------------------------------------------------------------===//
 #include "RuntimeInternal.h"
 #include "klaraptor/klaraptor_rt.h"
@@ -33,22 +36,39 @@ const char BenchSpec[] = "klaraptor v1\n"
                          "grid ceildiv(N, bx)\n"
                          "candidates pow2\n";
 
+const char BenchSpec2D[] = "klaraptor v1\n"
+                           "kernel bench_axpy\n"
+                           "loc HookBench.cpp:1:1\n"
+                           "param 0 n i64\n"
+                           "data N $0\n"
+                           "block bx by\n"
+                           "grid ceildiv(N, bx * by)\n"
+                           "grid 1\n"
+                           "grid 1\n"
+                           "candidates pow2\n";
+
 int benchData(void *const *Args, int64_t *Out) {
   Out[0] = *static_cast<const int64_t *>(Args[0]);
   return 0;
 }
 
 std::atomic<uint64_t> Predictions{0};
+bool TwoD = false; // --dims 2
 
 double benchPredict(void *, const int64_t *Data, uint32_t,
                     const klaraptor_candidate *C,
                     const klaraptor_device_info *) {
   Predictions.fetch_add(1, std::memory_order_relaxed);
-  return std::fabs(double(C->block[0]) - 256.0) + double(Data[0]) * 1e-9;
+  // The best shape: 256 threads (1-D), 32x8 (2-D).
+  double Cost = std::fabs(double(C->block[0]) * C->block[1] - 256.0) +
+                double(Data[0]) * 1e-9;
+  if (TwoD)
+    Cost += std::fabs(double(C->block[0]) - 32.0);
+  return Cost;
 }
 
 char StubAnchor;
-const klaraptor_kernel_desc Desc = {sizeof(klaraptor_kernel_desc),
+klaraptor_kernel_desc Desc = {sizeof(klaraptor_kernel_desc),
                                     KLARAPTOR_RT_ABI_VERSION,
                                     &StubAnchor,
                                     "_Z10bench_axpyPfPKffl",
@@ -68,6 +88,10 @@ klaraptor_launch_info makeInfo(const int64_t *Data, void *const *Args) {
   I.grid[1] = I.grid[2] = 1;
   I.block[0] = 256;
   I.block[1] = I.block[2] = 1;
+  if (TwoD) {
+    I.block[0] = 32;
+    I.block[1] = 8;
+  }
   return I;
 }
 
@@ -99,12 +123,20 @@ int main(int Argc, char **Argv) {
       Misses = Next();
     else if (A == "--threads")
       Threads = unsigned(Next());
-    else if (A == "--fake-device")
+    else if (A == "--dims") {
+      uint64_t Dims = Next();
+      if (Dims != 1 && Dims != 2) {
+        std::fprintf(stderr, "klaraptor-hook-bench: error: --dims takes 1 or 2\n");
+        return 2;
+      }
+      TwoD = Dims == 2;
+      Desc.spec = TwoD ? BenchSpec2D : BenchSpec;
+    } else if (A == "--fake-device")
       FakeDevice = true;
     else {
       std::fprintf(stderr,
                    "usage: klaraptor-hook-bench [--hits N] [--misses N] "
-                   "[--threads N] [--fake-device]\n");
+                   "[--threads N] [--dims 1|2] [--fake-device]\n");
       return 2;
     }
   }

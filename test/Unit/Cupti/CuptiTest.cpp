@@ -28,8 +28,16 @@ TEST(CuptiMetrics, KeysAgreeWithTheEmuBackendsCuptiColumn) {
   // (emuMetrics()'s CUPTI column) names for it.
   unsigned Checked = 0;
   for (const MetricKey &K : cuptiMetricKeys()) {
-    if (std::strcmp(K.Key, "gpu_time_duration_ns") == 0)
-      continue; // the GPU's own time: no emu counterpart
+    if (K.CuptiOnly) {
+      // The GPU's own time, caches, DRAM, cycles: no emu counterpart.
+      EXPECT_EQ(std::find_if(emuMetrics().begin(), emuMetrics().end(),
+                             [&](const MetricInfo &M) {
+                               return std::strcmp(M.Key, K.Key) == 0;
+                             }),
+                emuMetrics().end())
+          << K.Key << " is marked cupti-only but the emu backend has it";
+      continue;
+    }
     auto It = std::find_if(emuMetrics().begin(), emuMetrics().end(),
                            [&](const MetricInfo &M) {
                              return std::strcmp(M.Key, K.Key) == 0;
