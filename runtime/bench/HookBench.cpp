@@ -10,7 +10,9 @@
 /// with --fake-device) H100-like limits injected through the test hook.
 ///
 ///   klaraptor-hook-bench [--hits N] [--misses N] [--threads N] [--dims 1|2]
-///                        [--fake-device]
+///                        [--fake-device] [--api]
+/// --api instead measures the CUDA calls that name the current device
+/// (--hits calls per thread, in 1, 2 and 4 threads).
 //===----------------------------------------------------------------------===//
 #include "RuntimeInternal.h"
 #include "klaraptor/klaraptor_rt.h"
@@ -21,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -101,12 +104,92 @@ double nsPer(Clock::time_point A, Clock::time_point B, uint64_t N) {
   return std::chrono::duration<double, std::nano>(B - A).count() / double(N);
 }
 
+/// What the CUDA calls that name the current device cost, in 1, 2 and 4
+/// threads at once (--api): cudaGetDevice, which the hook pays on every
+/// launch, against the driver's cuCtxGetCurrent and cuCtxGetDevice. Needs
+/// the CUDA runtime in the process (linked or preloaded); false without.
+bool measureDeviceApis(uint64_t Calls) {
+  using GetDeviceFn = int (*)(int *);
+  using FreeFn = int (*)(void *);
+  using CtxGetCurrentFn = int (*)(void **);
+  auto GetDevice =
+      reinterpret_cast<GetDeviceFn>(::dlsym(RTLD_DEFAULT, "cudaGetDevice"));
+  auto Free = reinterpret_cast<FreeFn>(::dlsym(RTLD_DEFAULT, "cudaFree"));
+  if (!GetDevice || !Free) {
+    std::fprintf(stderr, "klaraptor-hook-bench: --api: no CUDA runtime in the "
+                         "process (link or preload libcudart)\n");
+    return false;
+  }
+  if (int E = Free(nullptr)) { // creates the primary context
+    std::fprintf(stderr, "klaraptor-hook-bench: --api: cudaFree(0) failed: %d\n", E);
+    return false;
+  }
+  void *Drv = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto CtxGetCurrent = Drv ? reinterpret_cast<CtxGetCurrentFn>(
+                                 ::dlsym(Drv, "cuCtxGetCurrent"))
+                           : nullptr;
+  auto CtxGetDevice =
+      Drv ? reinterpret_cast<GetDeviceFn>(::dlsym(Drv, "cuCtxGetDevice"))
+          : nullptr;
+  std::printf("cuCtxGetDevice in the global scope (where the runtime looks): %s\n",
+              ::dlsym(RTLD_DEFAULT, "cuCtxGetDevice") ? "yes" : "no");
+  auto Run = [&](const char *Name, auto Call) {
+    for (unsigned Threads : {1u, 2u, 4u}) {
+      std::atomic<bool> Go{false};
+      std::vector<std::thread> Pool;
+      std::vector<double> Ns(Threads);
+      std::atomic<int> Failed{0};
+      for (unsigned T = 0; T < Threads; ++T)
+        Pool.emplace_back([&, T] {
+          // Each thread makes the primary context current first, as a
+          // thread that launches kernels has.
+          int Dev = -1;
+          GetDevice(&Dev);
+          Free(nullptr);
+          while (!Go.load())
+            ;
+          auto A = Clock::now();
+          for (uint64_t I = 0; I < Calls; ++I)
+            if (!Call())
+              Failed.fetch_add(1, std::memory_order_relaxed);
+          Ns[T] = nsPer(A, Clock::now(), Calls);
+        });
+      Go.store(true);
+      for (auto &Th : Pool)
+        Th.join();
+      double Sum = 0;
+      for (double V : Ns)
+        Sum += V;
+      std::printf("%s, %u thread%s: %.1f ns/call per thread%s\n", Name, Threads,
+                  Threads == 1 ? "" : "s", Sum / Threads,
+                  Failed.load() ? " (some calls FAILED)" : "");
+    }
+  };
+  Run("cudaGetDevice", [&] {
+    int D = -1;
+    return GetDevice(&D) == 0 && D >= 0;
+  });
+  if (CtxGetCurrent && CtxGetDevice) {
+    Run("cuCtxGetCurrent", [&] {
+      void *C = nullptr;
+      return CtxGetCurrent(&C) == 0 && C;
+    });
+    Run("cuCtxGetDevice", [&] {
+      int D = -1;
+      return CtxGetDevice(&D) == 0 && D >= 0;
+    });
+  } else {
+    std::printf("libcuda.so.1 is not loaded: no driver figures\n");
+  }
+  return true;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
   uint64_t Hits = 5000000, Misses = 200000;
   unsigned Threads = 2;
-  bool FakeDevice = false;
+  bool FakeDevice = false, Api = false;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     auto Next = [&]() -> uint64_t {
@@ -131,12 +214,14 @@ int main(int Argc, char **Argv) {
       }
       TwoD = Dims == 2;
       Desc.spec = TwoD ? BenchSpec2D : BenchSpec;
-    } else if (A == "--fake-device")
+    } else if (A == "--api")
+      Api = true;
+    else if (A == "--fake-device")
       FakeDevice = true;
     else {
       std::fprintf(stderr,
                    "usage: klaraptor-hook-bench [--hits N] [--misses N] "
-                   "[--threads N] [--dims 1|2] [--fake-device]\n");
+                   "[--threads N] [--dims 1|2] [--fake-device] [--api]\n");
       return 2;
     }
   }
@@ -146,6 +231,8 @@ int main(int Argc, char **Argv) {
   }
 
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  if (Api)
+    return measureDeviceApis(Hits) ? 0 : 1;
   std::printf("%s\n", klaraptor_version());
   if (__klaraptor_rt_register_kernel(&Desc) != KLARAPTOR_OK) {
     std::fprintf(stderr, "klaraptor-hook-bench: error: cannot register the kernel\n");
