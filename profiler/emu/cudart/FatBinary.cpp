@@ -282,8 +282,9 @@ ImageError selectImage(const std::vector<FatbinEntry> &Entries,
     Error = "the program's fatbin holds no PTX for compute_" +
             std::to_string(DeviceArch) + " or older (it has: " +
             (Have.empty() ? std::string("nothing") : Have) +
-            "); the emulator runs PTX: build with klaraptor-clang++, or "
-            "nvcc with -gencode arch=compute_XX,code=compute_XX";
+            "); the emulator runs PTX: build with klaraptor-clang++ "
+            "--klaraptor-arch=sm_" + std::to_string(DeviceArch) +
+            " (or older), or nvcc with -gencode arch=compute_XX,code=compute_XX";
     return ImageError::NoImage;
   }
   std::string Text;
