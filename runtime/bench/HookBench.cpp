@@ -319,6 +319,12 @@ int main(int Argc, char **Argv) {
     std::vector<double> Ns(Threads);
     for (unsigned T = 0; T < Threads; ++T)
       Pool.emplace_back([&, T] {
+        // A thread that launches kernels has the device's context current
+        // (its first launch makes it so): the same here, on a real device.
+        if (Real)
+          if (auto Free = reinterpret_cast<int (*)(void *)>(
+                  ::dlsym(RTLD_DEFAULT, "cudaFree")))
+            Free(nullptr);
         while (!Go.load())
           ;
         uint64_t Local = 0;

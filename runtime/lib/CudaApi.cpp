@@ -39,6 +39,8 @@ CudaApi CudaApi::resolve() {
   lookUp(A.FuncGetName, "cuFuncGetName");
   lookUp(A.FuncGetAttribute, "cuFuncGetAttribute");
   lookUp(A.DrvGetErrorString, "cuGetErrorString");
+  lookUp(A.CtxGetCurrent, "cuCtxGetCurrent");
+  A.DriverLoadsLater = true;
   return A;
 }
 

@@ -35,6 +35,13 @@ struct CudaApi {
   int (*FuncGetName)(const char **Name, void *Func) = nullptr;
   int (*FuncGetAttribute)(int *Value, int Attr, void *Func) = nullptr;
   int (*DrvGetErrorString)(int Error, const char **Str) = nullptr;
+  /// cuCtxGetCurrent: with CtxGetDevice, the current device as two
+  /// thread-local reads (DeviceQuery::currentDevice).
+  int (*CtxGetCurrent)(void **Ctx) = nullptr;
+  /// True for the process's table: the driver functions may be found later
+  /// in libcuda.so.1, which the CUDA runtime loads into a scope of its own
+  /// (DeviceQuery asks for them once it is loaded). Tests' tables are final.
+  bool DriverLoadsLater = false;
 
   /// The symbol GetDeviceProperties was found under, or empty.
   std::string DevicePropertiesSymbol;

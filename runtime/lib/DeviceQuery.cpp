@@ -17,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 #include "DeviceQuery.h"
 
+#include <dlfcn.h>
+
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
@@ -25,11 +27,44 @@
 
 namespace klaraptor {
 
+void DeviceQuery::lookUpLoadedDriver() const {
+  if (DriverLookups.fetch_add(1, std::memory_order_relaxed) >= MaxDriverLookups)
+    return;
+  // RTLD_NOLOAD: only a driver the process has loaded already; the handle
+  // is kept (the driver stays loaded for the process's life anyway).
+  void *Lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!Lib)
+    return;
+  auto Cur = reinterpret_cast<CtxGetCurrentFn>(::dlsym(Lib, "cuCtxGetCurrent"));
+  auto Dev = reinterpret_cast<CtxGetDeviceFn>(::dlsym(Lib, "cuCtxGetDevice"));
+  if (!Cur || !Dev)
+    return;
+  CtxGetDevice.store(Dev, std::memory_order_release);
+  CtxGetCurrent.store(Cur, std::memory_order_release);
+  DriverLookups.store(MaxDriverLookups, std::memory_order_relaxed);
+}
+
 int DeviceQuery::currentDevice() const {
   int O = OverrideDevice.load(std::memory_order_acquire);
   if (O != INT32_MIN)
     return O;
   int D = -1;
+  // cudaSetDevice (CUDA 12 and later) makes the device's primary context
+  // current at once, so the current context's device is the runtime's
+  // current device; a thread with no context yet asks the runtime.
+  CtxGetCurrentFn Cur = CtxGetCurrent.load(std::memory_order_acquire);
+  if (!Cur && Api.DriverLoadsLater &&
+      DriverLookups.load(std::memory_order_relaxed) < MaxDriverLookups) {
+    lookUpLoadedDriver();
+    Cur = CtxGetCurrent.load(std::memory_order_acquire);
+  }
+  if (Cur) {
+    void *Ctx = nullptr;
+    if (Cur(&Ctx) == 0 && Ctx &&
+        CtxGetDevice.load(std::memory_order_relaxed)(&D) == 0 && D >= 0)
+      return D;
+    D = -1;
+  }
   if (Api.GetDevice)
     return Api.GetDevice(&D) == 0 && D >= 0 ? D : -1;
   if (Api.CtxGetDevice)

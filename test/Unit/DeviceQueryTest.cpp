@@ -106,6 +106,20 @@ int fakeCtxGetDevice(int *D) {
   return 0;
 }
 
+void *FakeCurrentContext = nullptr; ///< what cuCtxGetCurrent answers
+int GetDeviceCalls = 0;
+
+int fakeCtxGetCurrent(void **C) {
+  *C = FakeCurrentContext;
+  return 0;
+}
+
+int countingGetDevice(int *D) {
+  ++GetDeviceCalls;
+  *D = 0;
+  return 0;
+}
+
 int fakeVersion(int *V) {
   *V = Fake.Version;
   return 0;
@@ -224,6 +238,32 @@ TEST_F(DeviceQueryTest, DriverOnlyProcess) {
   EXPECT_EQ(I->max_threads_per_block, 512);
   EXPECT_EQ(I->max_grid_dim[1], 60000);
   EXPECT_GT(Fake.DrvAttrCalls, 10);
+}
+
+TEST_F(DeviceQueryTest, TheCurrentContextNamesTheDevice) {
+  // With the driver's current context at hand, its device is the answer and
+  // the runtime is not asked (cudaGetDevice contends between threads).
+  CudaApi A = runtimeApi();
+  A.GetDevice = countingGetDevice;
+  A.CtxGetCurrent = fakeCtxGetCurrent;
+  A.CtxGetDevice = fakeCtxGetDevice; // device 1
+  DeviceQuery Q(A);
+  int Context = 0;
+  FakeCurrentContext = &Context;
+  GetDeviceCalls = 0;
+  EXPECT_EQ(Q.currentDevice(), 1);
+  EXPECT_EQ(GetDeviceCalls, 0);
+  // A thread with no current context yet asks the runtime.
+  FakeCurrentContext = nullptr;
+  EXPECT_EQ(Q.currentDevice(), 0);
+  EXPECT_EQ(GetDeviceCalls, 1);
+  // Only cuCtxGetDevice, no cuCtxGetCurrent: the runtime first, as before.
+  CudaApi B = runtimeApi();
+  B.GetDevice = countingGetDevice;
+  B.CtxGetDevice = fakeCtxGetDevice;
+  DeviceQuery R(B);
+  EXPECT_EQ(R.currentDevice(), 0);
+  EXPECT_EQ(GetDeviceCalls, 2);
 }
 
 TEST_F(DeviceQueryTest, FailuresAreCachedAndTheirErrorsCleared) {
