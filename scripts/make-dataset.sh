@@ -33,6 +33,9 @@
 # every program's first training size, then every program's second, ...,
 # then each test size (smallest first) of every program.
 # Each program's log goes beside its dataset (OUTDIR/<program>.log).
+# --programs-dir NAME (with --prepare and --bundle): the bundle's folder for
+# this manifest's programs (default programs; the manifest is copied beside
+# as bench.manifest, or NAME.manifest).
 #
 # Environment: KLARAPTOR_CUPTI_REPEATS (timing repeats per shape, default 5),
 # KLARAPTOR_CUPTI_METRICS=0 (times only, much faster), MANIFEST (default
@@ -52,6 +55,7 @@ time_limit=""
 test_times_only=""
 test_repeats=""
 test_share=""
+progdir=programs
 manifest=${MANIFEST:-$root/examples/bench.manifest}
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -64,6 +68,7 @@ while [ $# -gt 0 ]; do
     --test-times-only) test_times_only=1; shift ;;
     --test-repeats) test_repeats=$2; shift 2 ;;
     --test-share) test_share=$2; shift 2 ;;
+    --programs-dir) progdir=$2; shift 2 ;;
     --device) device=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "make-dataset.sh: error: unknown option '$1'" >&2; exit 1 ;;
@@ -72,6 +77,7 @@ while [ $# -gt 0 ]; do
 done
 die() { echo "make-dataset.sh: error: $*" >&2; exit 1; }
 [ -r "$manifest" ] || die "cannot read the manifest '$manifest'"
+[[ $progdir =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || die "--programs-dir: expected a folder name, got '$progdir'"
 [ -z "$test_share" ] || [[ $test_share =~ ^[0-9]$|^[1-9][0-9]$ ]] || die "--test-share: expected a percentage from 0 to 99, got '$test_share'"
 for v in "$time_limit" "$test_repeats"; do
   [ -z "$v" ] || [[ $v =~ ^[1-9][0-9]*$ ]] || die "expected a positive number of seconds or repeats, got '$v'"
@@ -97,12 +103,11 @@ while read -r line; do
 done <"$manifest"
 [ ${#names[@]} -gt 0 ] || die "no program selected from $manifest"
 mdir=$(cd "$(dirname "$manifest")" && pwd)
-# A bundle holds the programs of examples/bench.manifest in programs/, those
-# of another manifest M.manifest in programs-M/ (names may repeat across
-# manifests).
-stem=$(basename "$manifest" .manifest)
-progdir=programs
-[ "$stem" = bench ] || progdir=programs-$stem
+# A bundle holds programs in programs/ (--programs-dir: another folder, for
+# a second manifest whose names repeat the first's), and the manifest
+# beside them (bench.manifest, or <folder>.manifest).
+mcopy=bench.manifest
+[ "$progdir" = programs ] || mcopy=$progdir.manifest
 
 build_programs() { # DEST: the programs, built for the GPU
   local dest=$1 cxx=$build/bin/klaraptor-clang++
@@ -120,7 +125,7 @@ if [ -n "$prepare" ]; then
   build_programs "$prepare/$progdir"
   cp "$build/bin/klaraptor" "$prepare/bin/"
   cp -P "$build"/lib/libklaraptor_rt.so* "$build/lib/libklaraptor_profile.so" "$prepare/lib/"
-  cp "$manifest" "$prepare/$stem.manifest"
+  cp "$manifest" "$prepare/$mcopy"
   # Shared libraries the tool and the programs need, glibc's own excepted
   # (the GPU machine's are used); libcuda is the machine's driver.
   for f in "$prepare"/bin/* "$prepare"/lib/*.so "$prepare/$progdir"/*; do

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The real-timings judge: klaraptor's choices against times measured on a real
 # NVIDIA GeForce RTX 2070 SUPER (test/data/rtx-2070-super/, imported from
-# shared/data/rtx2070s-polybench/times.csv), without a GPU.
+# shared/data/rtx2070s-polybench/times.csv), or on another GPU whose
+# PolyBench dataset is in the project (--gpu h200: test/data/nvidia-h200/,
+# measured with the cupti backend), without a GPU.
 #
 # It builds the 14 annotated PolyBench/GPU kernels (examples/polybench/) for
 # the emulator, profiles them at small sizes only (N <= 128) with the built-in
@@ -13,6 +15,11 @@
 # estimator ranks the shapes. docs/results.md records a run.
 #
 # Usage: scripts/real-timings.sh [OPTIONS]
+#   --gpu NAME         whose measured times judge: rtx-2070-super (default) or
+#                      h200 (the datasets and the device profile the emulator
+#                      profiles with; default sizes 1024,2048,4096,8192 for
+#                      both; a size a dataset lacks is left out of the judge)
+#   --device PROFILE   another device profile for the emulator (e.g. h200-probed)
 #   --build DIR        klaraptor's build folder (default: build/ of this tree)
 #   --no-build         use the build as it is (no cmake, no ninja)
 #   --work DIR         where programs, databases and results go
@@ -32,10 +39,13 @@ sizes=1024,2048,4096,8192
 jobs=$(nproc 2>/dev/null || echo 2)
 do_build=1
 import=""
-data=$root/test/data/rtx-2070-super
+gpu=rtx-2070-super
+device=""
 die() { echo "real-timings: error: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
   case "$1" in
+    --gpu) gpu=${2:?--gpu needs a name}; shift 2 ;;
+    --device) device=${2:?--device needs a profile}; shift 2 ;;
     --build) build=$(cd "${2:?--build needs a folder}" && pwd); shift 2 ;;
     --no-build) do_build=0; shift ;;
     --work) work=${2:?--work needs a folder}; shift 2 ;;
@@ -48,6 +58,13 @@ while [ $# -gt 0 ]; do
     *) die "unknown option '$1' (scripts/real-timings.sh --help)" ;;
   esac
 done
+# The measured datasets and the emulator's device profile and architecture.
+case "$gpu" in
+  rtx-2070-super) data=$root/test/data/rtx-2070-super; arch=sm_75 ;;
+  h200) data=$root/test/data/nvidia-h200/polybench; arch=sm_90 ;;
+  *) die "--gpu: no PolyBench dataset for '$gpu' (rtx-2070-super, h200)" ;;
+esac
+device=${device:-$gpu}
 for list in "$train" "$sizes"; do
   [[ $list =~ ^[0-9]+(,[0-9]+)*$ ]] || die "expected sizes like 32,64, got '$list'"
 done
@@ -66,6 +83,7 @@ if [ -n "$import" ]; then
   # The provenance travels in each dataset's header (docs/dataset.md,
   # "Times-only datasets"; test/data/rtx-2070-super/README.md).
   sum=$(sha256sum "$import" | cut -d' ' -f1)
+  [ "$gpu" = rtx-2070-super ] || die "--import makes the rtx-2070-super dataset only"
   "$kl" dataset import-csv --csv "$import" --out "$data" \
     --requested 256 --requested 32x8 --launches-per-time FDTD_2D=500 \
     --source "public KLARAPTOR repository (github orcca-uwo/KLARAPTOR, commit 0e635fc6), files tests/results/polybench_*/cuda_results_geforcertx2070super*.txt, collected in klaraptor's shared/data/rtx2070s-polybench/times.csv (sha256 $sum); only the measured figures, no code" \
@@ -104,7 +122,7 @@ rm -rf "$work"
 mkdir -p "$work"/bin "$work"/profile "$work"/estimate "$work"/logs
 work=$(cd "$work" && pwd)
 start=$(date +%s)
-echo "real-timings: ${#selected[@]} programs, profiled at N = $train (rtx-2070-super profile," \
+echo "real-timings: ${#selected[@]} programs, profiled at N = $train ($device profile," \
      "emulator), judged at N = $sizes against $data"
 
 # One program: build, profile at the training sizes (metrics), estimate every
@@ -113,12 +131,12 @@ one() {
   local name=$1 src=$2 args=("${@:4}")
   local log=$work/logs/$name.log t0=$(date +%s)
   {
-    "$cxx" --klaraptor-emulate --klaraptor-arch=sm_75 -O2 \
+    "$cxx" --klaraptor-emulate --klaraptor-arch=$arch -O2 \
       "$root/examples/polybench/$src" -I"$root/examples" -o "$work/bin/$name" &&
-    "$kl" profile --fresh --quiet --device rtx-2070-super --sizes "N=$train" \
+    "$kl" profile --fresh --quiet --device "$device" --sizes "N=$train" \
       --db "$work/profile/$name.db" -- "$work/bin/$name" "${args[@]}" &&
     KLARAPTOR_PROFILE_TIMES_ONLY=1 KLARAPTOR_EMU_EXECUTE=0 \
-    "$kl" profile --fresh --quiet --device rtx-2070-super --sizes "N=$sizes" \
+    "$kl" profile --fresh --quiet --device "$device" --sizes "N=$sizes" \
       --db "$work/estimate/$name.db" -- "$work/bin/$name" "${args[@]}" --no-check
   } >"$log" 2>&1 || { echo "real-timings: $name failed; see $log" >&2; return 1; }
   echo "real-timings: $name profiled and estimated in $(( $(date +%s) - t0 )) s"
@@ -142,7 +160,9 @@ estimates=()
 for p in "${selected[@]}"; do
   # shellcheck disable=SC2086
   set -- $p
-  measured+=("$data/$3")
+  # The CSV import names fdtd-2d as the CSV did; the GPU datasets use the
+  # program's name.
+  if [ -e "$data/$3" ]; then measured+=("$data/$3"); else measured+=("$data/$1.jsonl"); fi
   fits+=("$work/profile/$1.db")
   estimates+=("$work/estimate/$1.db")
 done
@@ -152,4 +172,4 @@ echo
   --markdown "$work/real-timings.md" --json "$work/real-timings.json"
 echo
 echo "real-timings: done in $(( $(date +%s) - start )) s; table in $work/real-timings.md and $work/real-timings.json"
-echo "real-timings: times are MEASURED on an RTX 2070 SUPER; the picks come from programs profiled on the emulator"
+echo "real-timings: times are MEASURED on the GPU of $data; the picks come from programs profiled on the emulator ($device profile)"
