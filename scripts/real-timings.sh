@@ -12,7 +12,10 @@
 # compares the MEASURED time of the shape each method picks (the rational
 # program, the emulator's estimate, the program's own shape, the best measured
 # shape at N = 128 carried over) with the best measured time, and how well the
-# estimator ranks the shapes. docs/results.md records a run.
+# estimator ranks the shapes. With a dataset measured by the cupti backend
+# (--gpu h200) it also compares the emulator's metrics at the profiled sizes
+# with CUPTI's (scripts/compare-metrics.py -> WORK/metrics.md).
+# docs/results.md records the runs.
 #
 # Usage: scripts/real-timings.sh [OPTIONS]
 #   --gpu NAME         whose measured times judge: rtx-2070-super (default) or
@@ -170,6 +173,22 @@ echo
 "$kl" dataset judge --measured "${measured[@]}" --fit "${fits[@]}" \
   --estimates "${estimates[@]}" --sizes "$sizes" --label real-timings \
   --markdown "$work/real-timings.md" --json "$work/real-timings.json"
+# Datasets measured by the cupti backend carry CUPTI's metrics at the
+# training sizes: the emulator's metrics of the same launches against them.
+if grep -q '"backend":"cupti"' "${measured[0]}" 2>/dev/null; then
+  mkdir -p "$work/emu-datasets"
+  for p in "${selected[@]}"; do
+    # shellcheck disable=SC2086
+    set -- $p
+    "$kl" dataset export --db "$work/profile/$1.db" --out "$work/emu-datasets" --program "$1" >/dev/null
+  done
+  echo
+  python3 "$root/scripts/compare-metrics.py" --gpu "${measured[@]}" --emu "$work"/emu-datasets/*.jsonl \
+    --per kernel --markdown "$work/metrics.md" > "$work/metrics.txt" ||
+    die "the metrics comparison failed (see $work/metrics.txt)"
+  sed -n '1,/^$/p' "$work/metrics.txt"
+  echo "real-timings: the emulator's metrics against CUPTI's: $work/metrics.md"
+fi
 echo
 echo "real-timings: done in $(( $(date +%s) - start )) s; table in $work/real-timings.md and $work/real-timings.json"
 echo "real-timings: times are MEASURED on the GPU of $data; the picks come from programs profiled on the emulator ($device profile)"

@@ -210,8 +210,12 @@ def main():
     for key, name in (("model", model), ("estimate", "estimate"),
                       ("requested", "requested"), ("carried", "carried")):
         n, g, w = summary(rows, key)
-        want.append("%s: %s best/chosen geomean %.3f worst %.3f over %d launches"
-                    % (a.label, name, g, w, n))
+        if n == 0:  # e.g. carried, where no profiled size was measured
+            want.append("%s: %s best/chosen geomean - worst - over 0 launches"
+                        % (a.label, name))
+        else:
+            want.append("%s: %s best/chosen geomean %.3f worst %.3f over %d launches"
+                        % (a.label, name, g, w, n))
     rhos = sorted(r["estimator_spearman"] for r in rows if r["estimator_spearman"] is not None)
     med = (rhos[len(rhos) // 2] if len(rhos) % 2 else
            (rhos[len(rhos) // 2 - 1] + rhos[len(rhos) // 2]) / 2)
