@@ -20,8 +20,8 @@ cd "$work"
 cxx="$build/bin/klaraptor-clang++"
 kl="$build/bin/klaraptor"
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then
-  echo "== a GPU is present, but the demo runs the loop on the PTX emulator: the"
-  echo "   cupti backend (docs/cupti.md) has not been run on a GPU yet"
+  echo "== a GPU is present, but the demo runs the loop on the PTX emulator (the same"
+  echo "   everywhere); docs/user-guide.md shows the loop on the GPU (cupti backend)"
 else
   echo "== no GPU here: programs are built with --klaraptor-emulate and their"
   echo "   kernels run on klaraptor's PTX emulator, on the CPU"

@@ -41,7 +41,8 @@
 # KLARAPTOR_CUPTI_METRICS=0 (times only, much faster), MANIFEST (default
 # examples/bench.manifest).
 #
-# NOTE: written without a GPU; it has not been run on one yet (docs/dataset.md).
+# Run on an NVIDIA H200 on 2026-11-26 (test/data/nvidia-h200/, through
+# scripts/gpu-session.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build

@@ -20,7 +20,8 @@
 /// (docs/timing.md) of the device profile chosen with --device. With
 /// --backend cupti the programs are built for the GPU, profiled by the cupti
 /// backend and every shape at the test sizes is timed with CUDA events
-/// (never run on a GPU yet).
+/// (`klaraptor bench --backend cupti` itself has not run on a GPU yet; the
+/// backend and the dataset tools have, docs/cupti.md).
 ///
 /// Manifest lines (`#` starts a comment):
 ///   NAME SOURCE [train=LIST] [test=LIST] -- ARGS...
