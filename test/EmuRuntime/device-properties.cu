@@ -105,7 +105,7 @@ int main() {
 // BROKEN: klaraptor emulator: error: KLARAPTOR_EMU_DEVICE: {{.*}}broken.device:3: 'multiProcessorCount' expects a non-negative integer, not 'many'; no CUDA device is emulated
 // BROKEN: devices: 0 (cudaErrorNoDevice)
 
-// UNKNOWN: klaraptor emulator: error: KLARAPTOR_EMU_DEVICE: unknown device profile 'v100' (built-in profiles: a100-sxm4-80gb h100-sxm h200 rtx-2070-super rtx-4090 t4; or give a file path); no CUDA device is emulated
+// UNKNOWN: klaraptor emulator: error: KLARAPTOR_EMU_DEVICE: unknown device profile 'v100' (built-in profiles: a100-sxm4-80gb h100-sxm h200 h200-probed rtx-2070-super rtx-4090 t4; or give a file path); no CUDA device is emulated
 // UNKNOWN: devices: 0 (cudaErrorNoDevice)
 
 // FORMAT2: format2.device:1: unsupported profile format '2' (this klaraptor reads format 1)
