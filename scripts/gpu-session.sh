@@ -25,6 +25,10 @@
 #         examples   the same for examples/bench.manifest -> OUTDIR/examples/
 #         validate   (not by default) five examples timed at two large sizes
 #                    and estimated on the emulator here, compared
+#       --resume DIR: a GPU's datasets from an earlier session (DIR/polybench/,
+#       DIR/examples/, e.g. test/data/nvidia-h200): the sizes measured there
+#       are not profiled again and the new datasets are DIR's merged with the
+#       new runs (make-dataset.sh --resume).
 #       --time-limit S (default 480) bounds the whole run: the dataset steps
 #       share what the others leave (polybench 55 %, examples the rest).
 #       Each step's output in OUTDIR/<step>.log; everything packed into
@@ -34,7 +38,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "gpu-session.sh: error: $*" >&2; exit 1; }
 
 mode="" bundle="" out="" build=$root/build
-steps=env,smoke,probe,hook,polybench,examples time_limit=480
+steps=env,smoke,probe,hook,polybench,examples time_limit=480 resume=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare) mode=prepare; bundle=$2; shift 2 ;;
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
     --build) build=$2; shift 2 ;;
     --steps) steps=$2; shift 2 ;;
     --time-limit) time_limit=$2; shift 2 ;;
+    --resume) resume=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (--help)" ;;
   esac
@@ -94,7 +99,7 @@ if [ "$mode" = prepare ]; then
       "$root/examples/$name/$name.cu" -I"$root/examples" -o "$bundle/programs-emu/$name"
   done
   cp "$root/test/Timing/Inputs/compare-dbs.py" "$root/test/Timing/Inputs/emulate-as-this-gpu.py" \
-     "$root/scripts/make-dataset.sh" "$bundle/scripts/"
+     "$root/scripts/make-dataset.sh" "$root/scripts/dataset-drop-runs.py" "$bundle/scripts/"
   for f in "$bundle"/bin/klaraptor-device-probe "$bundle"/bin/klaraptor-hook-bench "$bundle"/lib/libklaraptor_emu_cudart.so "$bundle"/programs-emu/*; do
     ldd "$f" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3}'
   done | sort -u | while read -r lib; do
@@ -116,6 +121,8 @@ fi
 
 # --run
 [ -d "$bundle" ] || die "no bundle '$bundle' (make it with --prepare)"
+[ -z "$resume" ] || [ -d "$resume" ] || die "--resume: no folder '$resume'"
+[ -z "$resume" ] || resume=$(cd "$resume" && pwd)
 [ -n "$out" ] || die "--run BUNDLE OUTDIR"
 bundle=$(cd "$bundle" && pwd)
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU' ||
@@ -228,9 +235,11 @@ datasets() { # STEP PROGRAMS-DIR SHARE% TEST%: make-dataset.sh within SHARE% of 
   local mine=$((l * $3 / 100 - 15)) manifest=$bundle/$2.manifest
   [ "$2" != programs ] || manifest=$bundle/bench.manifest
   [ "$mine" -gt 20 ] || mine=20
+  local more=()
+  [ -z "$resume" ] || [ ! -d "$resume/$1" ] || more=(--resume "$resume/$1")
   run_step "$1" $((mine + 30)) env MANIFEST="$manifest" bash "$bundle/scripts/make-dataset.sh" \
     --bundle "$bundle" --programs-dir "$2" --test-times-only --test-repeats 3 \
-    --time-limit "$mine" --test-share "$4" "$out/$1"
+    --time-limit "$mine" --test-share "$4" "${more[@]}" "$out/$1"
 }
 if step polybench; then
   # The judged sizes are what the real-timings judge needs most: 60 % of

@@ -33,6 +33,10 @@
 # every program's first training size, then every program's second, ...,
 # then each test size (smallest first) of every program.
 # Each program's log goes beside its dataset (OUTDIR/<program>.log).
+# --resume DIR: DIR holds this GPU's datasets from an earlier run
+# (<program>.jsonl): a program's size with a run of status ok there is not
+# profiled again, and each exported dataset is DIR's merged with the new
+# runs (a size measured again replaces DIR's run of it). OUTDIR may be DIR.
 # --programs-dir NAME (with --prepare and --bundle): the bundle's folder for
 # this manifest's programs (default programs; the manifest is copied beside
 # as bench.manifest, or NAME.manifest).
@@ -57,6 +61,7 @@ test_times_only=""
 test_repeats=""
 test_share=""
 progdir=programs
+resume=""
 manifest=${MANIFEST:-$root/examples/bench.manifest}
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -70,6 +75,7 @@ while [ $# -gt 0 ]; do
     --test-repeats) test_repeats=$2; shift 2 ;;
     --test-share) test_share=$2; shift 2 ;;
     --programs-dir) progdir=$2; shift 2 ;;
+    --resume) resume=$2; shift 2 ;;
     --device) device=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "make-dataset.sh: error: unknown option '$1'" >&2; exit 1 ;;
@@ -78,6 +84,8 @@ while [ $# -gt 0 ]; do
 done
 die() { echo "make-dataset.sh: error: $*" >&2; exit 1; }
 [ -r "$manifest" ] || die "cannot read the manifest '$manifest'"
+[ -z "$resume" ] || [ -d "$resume" ] || die "--resume: no folder '$resume'"
+[ -z "$resume" ] || resume=$(cd "$resume" && pwd)
 [[ $progdir =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || die "--programs-dir: expected a folder name, got '$progdir'"
 [ -z "$test_share" ] || [[ $test_share =~ ^[0-9]$|^[1-9][0-9]$ ]] || die "--test-share: expected a percentage from 0 to 99, got '$test_share'"
 for v in "$time_limit" "$test_repeats"; do
@@ -201,7 +209,7 @@ fi
 [ -z "$time_limit" ] || echo "   time limit: $time_limit s (runs not started by then are skipped and listed)${test_share:+; the test sizes keep $test_share % of it}"
 echo "   output: $out"
 start=$(date +%s)
-failed=0 skipped=()
+failed=0 skipped=() before=0
 # Phase k < (most training sizes) profiles every program's k-th training
 # size, the phases after it each test size: with a time limit, what is cut
 # is the largest runs, not whole programs. Every run is one `klaraptor
@@ -220,6 +228,16 @@ for ((phase = 0; phase < phases; ++phase)); do
       what="test N=$sizes" fresh="" limit=$time_limit
     fi
     [ -n "$sizes" ] || continue
+    if [ -n "$resume" ] && [ -s "$resume/$name.jsonl" ] &&
+       python3 -c 'import json,sys
+sys.exit(0 if any(o.get("type") == "run" and o.get("status") == "ok" and
+                  list(o.get("sizes", {}).values()) == [int(sys.argv[2])]
+                  for o in map(json.loads, open(sys.argv[1]))) else 1)' \
+         "$resume/$name.jsonl" "$sizes"; then
+      echo "== $name: $what: measured before ($resume/$name.jsonl)"
+      before=$((before + 1))
+      continue
+    fi
     left=""
     if [ -n "$limit" ]; then
       left=$((limit - ($(date +%s) - start)))
@@ -258,13 +276,26 @@ for ((phase = 0; phase < phases; ++phase)); do
   done
 done
 for name in "${names[@]}"; do
-  if [ -s "$work/$name.db" ]; then
+  if [ -n "$resume" ] && [ -s "$resume/$name.jsonl" ] && [ -s "$work/$name.db" ]; then
+    # DIR's dataset without the sizes measured again, then the new runs.
+    "$kl" dataset export --db "$work/$name.db" --out "$work/new" --program "$name" >/dev/null &&
+    again=$(python3 -c 'import json,sys
+print(",".join(sorted({str(list(o["sizes"].values())[0]) for o in map(json.loads, open(sys.argv[1]))
+                       if o.get("type") == "run" and len(o.get("sizes", {})) == 1})))' "$work/new/$name.jsonl") &&
+    python3 "$root/scripts/dataset-drop-runs.py" --sizes "${again:-0}" "$resume/$name.jsonl" "$work/old-$name.jsonl" >/dev/null &&
+    "$kl" dataset import --in "$work/old-$name.jsonl" "$work/new/$name.jsonl" --db "$work/merged-$name.db" >/dev/null &&
+    "$kl" dataset export --db "$work/merged-$name.db" --out "$out" --program "$name" ||
+      failed=$((failed + 1))
+  elif [ -s "$work/$name.db" ]; then
     "$kl" dataset export --db "$work/$name.db" --out "$out" --program "$name" ||
       failed=$((failed + 1))
+  elif [ -n "$resume" ] && [ -s "$resume/$name.jsonl" ] && [ "$resume" != "$out" ]; then
+    cp "$resume/$name.jsonl" "$out/$name.jsonl"
   fi
   [ ! -s "$work/$name.log" ] || cp "$work/$name.log" "$out/$name.log"
 done
 echo "== done in $(( $(date +%s) - start )) s: $out"
+[ "$before" = 0 ] || echo "== $before runs measured before ($resume) were not profiled again"
 if [ ${#skipped[@]} -gt 0 ]; then
   echo "== incomplete: ${#skipped[@]} runs skipped or cut by the time limit:"
   printf '   %s\n' "${skipped[@]}"
