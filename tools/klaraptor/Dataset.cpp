@@ -30,7 +30,7 @@
 #include "Process.h"
 #include "Json.h"
 #include "DatasetFile.h"
-#include "KernelFit.h"
+#include "klaraptor/model/KernelFit.h"
 #include "ProfileDb.h"
 
 #include <sqlite3.h>
@@ -50,6 +50,8 @@
 #ifndef KLARAPTOR_SOURCE_DIR
 #define KLARAPTOR_SOURCE_DIR ""
 #endif
+
+using namespace klaraptor::modelfit;
 
 namespace klaraptor {
 namespace cli {

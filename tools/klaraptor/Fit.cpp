@@ -4,14 +4,14 @@
 /// USAGE: klaraptor fit [--db FILE] [--out DIR] [--device PROFILE] [--json]
 ///
 /// Reads a profile database (docs/profile-db.md), fits each kernel's rational
-/// program (KernelFit.h) and writes it as DIR/<kernel>.c, with
+/// program (model/fit, klaraptor/model/KernelFit.h) and writes it as DIR/<kernel>.c, with
 /// DIR/fit-report.json and a table of the fits. `klaraptor-clang++
 /// --klaraptor-models DIR` links the programs into a CUDA program.
 /// docs/cli.md describes the options.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "Process.h"
-#include "KernelFit.h"
+#include "klaraptor/model/KernelFit.h"
 
 #include "klaraptor/fitting/Report.h"
 #include "klaraptor/model/PerformanceModel.h"
@@ -20,9 +20,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <sys/stat.h>
+
+using namespace klaraptor::modelfit;
 
 namespace klaraptor {
 namespace cli {
@@ -144,19 +145,6 @@ void printTable(const KernelFit &F, const std::string &File) {
     std::printf("  wrote %s\n", File.c_str());
 }
 
-bool writeFile(const std::string &Path, const std::string &Text,
-               std::string &Err) {
-  std::ofstream Out(Path, std::ios::binary | std::ios::trunc);
-  if (Out)
-    Out << Text;
-  if (Out)
-    Out.close();
-  if (!Out) {
-    Err = "cannot write '" + Path + "': " + std::strerror(errno);
-    return false;
-  }
-  return true;
-}
 
 } // namespace
 
@@ -252,22 +240,12 @@ int runFit(const Args &A) {
   }
 
   // A kernel whose pragma changed has several rows: the newest spec wins.
-  std::map<std::string, size_t> Newest;
-  for (size_t I = 0; I < Rows.size(); ++I)
-    Newest[Rows[I].Name] = I;
-  std::vector<const profiledb::KernelRow *> Selected;
-  for (size_t I = 0; I < Rows.size(); ++I) {
-    if (!Kernels.empty() && std::find(Kernels.begin(), Kernels.end(),
-                                      Rows[I].Name) == Kernels.end())
-      continue;
-    if (Newest[Rows[I].Name] != I) {
-      warning("kernel '" + Rows[I].Name +
-              "': samples of an older pragma (kernel row " +
-              std::to_string(Rows[I].Id) + ") are not used");
-      continue;
-    }
-    Selected.push_back(&Rows[I]);
-  }
+  std::vector<const profiledb::KernelRow *> Older;
+  std::vector<const profiledb::KernelRow *> Selected =
+      newestKernelRows(Rows, Kernels, &Older);
+  for (const profiledb::KernelRow *R : Older)
+    warning("kernel '" + R->Name + "': samples of an older pragma (kernel row " +
+            std::to_string(R->Id) + ") are not used");
 
   if (Evals.empty() && !makeDirs(OutDir, Err)) {
     error("cannot create output directory '" + OutDir + "': " + Err);
@@ -275,7 +253,7 @@ int runFit(const Args &A) {
   }
 
   std::vector<KernelFit> Fits;
-  std::vector<std::pair<std::string, std::string>> Failed;
+  std::vector<FitFailure> Failed;
   for (const profiledb::KernelRow *R : Selected) {
     KernelFit F;
     if (!fitKernel(*Db, *R, O, F, Err)) {
@@ -307,28 +285,10 @@ int runFit(const Args &A) {
     return Failed.empty() ? 0 : 1;
   }
 
-  std::string Report = "{\"db\": " + fitting::jsonString(DbPath) +
-                       ", \"device\": " + fitting::jsonString(O.Device) +
-                       ",\n \"kernels\": [";
+  std::string Report, ReportPath = OutDir + "/fit-report.json";
   std::vector<std::string> Files;
-  for (size_t I = 0; I < Fits.size(); ++I) {
-    const KernelFit &F = Fits[I];
-    std::string Path = OutDir + "/" + F.fileStem() + ".c";
-    if (!writeFile(Path, F.emitC(), Err)) {
-      error(Err);
-      return 1;
-    }
-    Files.push_back(Path);
-    Report += std::string(I ? ",\n" : "\n") + F.json();
-  }
-  Report += "],\n \"failed\": [";
-  for (size_t I = 0; I < Failed.size(); ++I)
-    Report += std::string(I ? ", " : "") +
-              "{\"kernel\": " + fitting::jsonString(Failed[I].first) +
-              ", \"error\": " + fitting::jsonString(Failed[I].second) + "}";
-  Report += "]}\n";
-  std::string ReportPath = OutDir + "/fit-report.json";
-  if (!writeFile(ReportPath, Report, Err)) {
+  if (!writeModels(OutDir, DbPath, O.Device, Fits, Failed, Files, Report,
+                   Err)) {
     error(Err);
     return 1;
   }

@@ -30,7 +30,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "DatasetFile.h"
-#include "KernelFit.h"
+#include "klaraptor/model/KernelFit.h"
 #include "ProfileDb.h"
 #include "KernelSpec.h"
 
@@ -44,6 +44,8 @@
 #include <memory>
 #include <set>
 #include <sys/stat.h>
+
+using namespace klaraptor::modelfit;
 
 namespace klaraptor {
 namespace cli {

@@ -5,7 +5,7 @@
 ///                         [--device PROFILE] [--html FILE] [--json]
 ///
 /// How good is the fitted model? For each kernel of a profile database
-/// (docs/profile-db.md) fits its rational program (KernelFit.h) and shows the
+/// (docs/profile-db.md) fits its rational program (model/fit, klaraptor/model/KernelFit.h) and shows the
 /// fit quality per quantity, the agreement of predicted and measured times
 /// over all samples, and, at one data tuple (the largest measured one, or
 /// --size), every block shape's measured and predicted time with their
@@ -15,7 +15,7 @@
 /// SVG plots (--html). docs/cli.md describes the options.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "KernelFit.h"
+#include "klaraptor/model/KernelFit.h"
 
 #include "KernelSpec.h"
 #include "klaraptor/fitting/Report.h"
@@ -36,6 +36,8 @@
 #ifndef KLARAPTOR_VERSION
 #define KLARAPTOR_VERSION "unknown"
 #endif
+
+using namespace klaraptor::modelfit;
 
 namespace klaraptor {
 namespace cli {
@@ -921,19 +923,14 @@ int runReport(const Args &A) {
   }
 
   // A kernel whose pragma changed has several rows: the newest spec wins.
-  std::map<std::string, size_t> Newest;
-  for (size_t I = 0; I < Rows.size(); ++I)
-    Newest[Rows[I].Name] = I;
   std::vector<KernelReport> Reports;
   std::vector<const profiledb::KernelRow *> Selected;
   std::string Known;
-  for (size_t I = 0; I < Rows.size(); ++I) {
-    if (Newest[Rows[I].Name] != I)
-      continue;
+  for (const profiledb::KernelRow *Row : newestKernelRows(Rows)) {
     KernelReport R;
-    R.Name = Rows[I].Name;
+    R.Name = Row->Name;
     std::string SpecErr;
-    if (std::optional<KernelSpec> Spec = parseKernelSpec(Rows[I].Spec, SpecErr))
+    if (std::optional<KernelSpec> Spec = parseKernelSpec(Row->Spec, SpecErr))
       R.SourceName = Spec->KernelName;
     Known += (Known.empty() ? "" : ", ") + R.Name +
              (R.SourceName.empty() || R.SourceName == R.Name
@@ -943,7 +940,7 @@ int runReport(const Args &A) {
         KernelName != R.SourceName)
       continue;
     Reports.push_back(std::move(R));
-    Selected.push_back(&Rows[I]);
+    Selected.push_back(Row);
   }
   if (Reports.empty()) {
     error(DbPath + ": no kernel '" + KernelName +

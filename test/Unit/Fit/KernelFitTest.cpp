@@ -8,16 +8,21 @@
 /// the inputs the rule of docs/models.md gives, and the errors name the
 /// kernel.
 //===----------------------------------------------------------------------===//
-#include "KernelFit.h"
+#include "klaraptor/model/KernelFit.h"
 
 #include "klaraptor/mwp_cwp.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <stdlib.h>
+#include <unistd.h>
 
 using namespace klaraptor;
-using namespace klaraptor::cli;
+using namespace klaraptor::modelfit;
 
 namespace {
 
@@ -337,4 +342,59 @@ TEST(KernelFitScales, FitsPerActiveWarp) {
   double Inst5000 = (3 * 5017.0 + 20) * Active + 11 * (Warps - Active);
   EXPECT_NEAR(In.coal_mem_insts * Warps, 2 * Active, 1e-6 * Active);
   EXPECT_NEAR(In.comp_insts * Warps, Inst5000 - 2 * Active, 1e-9 * Inst5000);
+}
+
+// The rows `fit` and `report` use: per kernel the newest (a changed pragma
+// adds a row), only the names asked for.
+TEST(KernelFitSelection, NewestRowPerKernel) {
+  std::vector<profiledb::KernelRow> Rows(4);
+  const char *Names[] = {"a", "b", "a", "c"};
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    Rows[I].Id = int64_t(I + 1);
+    Rows[I].Name = Names[I];
+  }
+  std::vector<const profiledb::KernelRow *> Older;
+  auto All = newestKernelRows(Rows, {}, &Older);
+  ASSERT_EQ(All.size(), 3u);
+  EXPECT_EQ(All[0]->Id, 2); // b
+  EXPECT_EQ(All[1]->Id, 3); // the newer a
+  EXPECT_EQ(All[2]->Id, 4); // c
+  ASSERT_EQ(Older.size(), 1u);
+  EXPECT_EQ(Older[0]->Id, 1);
+  auto Only = newestKernelRows(Rows, {"a", "zz"});
+  ASSERT_EQ(Only.size(), 1u);
+  EXPECT_EQ(Only[0]->Id, 3);
+}
+
+// The folder `fit` writes: one program per fit and the report, which names
+// the failures; an unwritable folder is an error naming the file.
+TEST_F(KernelFitTest, WritesTheModelsFolder) {
+  char Dir[] = "/tmp/klaraptor-models-XXXXXX";
+  ASSERT_NE(::mkdtemp(Dir), nullptr);
+  std::vector<std::string> Files;
+  std::string Report, Error;
+  ASSERT_TRUE(writeModels(Dir, "p.db", "h100-sxm", {Fit},
+                          {{"_Z3badv", "too few samples"}}, Files, Report,
+                          Error))
+      << Error;
+  ASSERT_EQ(Files.size(), 1u);
+  EXPECT_EQ(Files[0], std::string(Dir) + "/" + Fit.fileStem() + ".c");
+  std::ifstream C(Files[0]);
+  std::string Text((std::istreambuf_iterator<char>(C)),
+                   std::istreambuf_iterator<char>());
+  EXPECT_EQ(Text, Fit.emitC());
+  EXPECT_NE(Report.find("\"db\": \"p.db\""), std::string::npos);
+  EXPECT_NE(Report.find("{\"kernel\": \"_Z3badv\", \"error\": \"too few "
+                        "samples\"}"),
+            std::string::npos);
+  std::ifstream R(std::string(Dir) + "/fit-report.json");
+  std::string Written((std::istreambuf_iterator<char>(R)),
+                      std::istreambuf_iterator<char>());
+  EXPECT_EQ(Written, Report);
+  std::remove(Files[0].c_str());
+  std::remove((std::string(Dir) + "/fit-report.json").c_str());
+  ::rmdir(Dir);
+  EXPECT_FALSE(writeModels(std::string(Dir) + "/missing", "p.db", "h100-sxm",
+                           {Fit}, {}, Files, Report, Error));
+  EXPECT_NE(Error.find("/missing/"), std::string::npos) << Error;
 }

@@ -22,8 +22,8 @@
 /// file per kernel; `report` and `bench` use the same API. docs/models.md,
 /// "Rational programs", describes the emitted program.
 //===----------------------------------------------------------------------===//
-#ifndef KLARAPTOR_TOOLS_KLARAPTOR_KERNELFIT_H
-#define KLARAPTOR_TOOLS_KLARAPTOR_KERNELFIT_H
+#ifndef KLARAPTOR_MODEL_KERNELFIT_H
+#define KLARAPTOR_MODEL_KERNELFIT_H
 
 #include "ProfileDb.h"
 #include "klaraptor/fitting/Fitter.h"
@@ -38,7 +38,7 @@
 #include <vector>
 
 namespace klaraptor {
-namespace cli {
+namespace modelfit {
 
 /// How fitKernel fits.
 struct KernelFitOptions {
@@ -228,7 +228,32 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
                       const KernelFitOptions &Options, KernelFit &Fit,
                       std::string &Error);
 
-} // namespace cli
+/// The kernel rows to fit, in database order: for each kernel name the
+/// newest row (a kernel whose pragma changed has several; the last spec
+/// wins), only the names in \p Only when it is not empty. The older rows
+/// left out go to \p Older when given.
+std::vector<const profiledb::KernelRow *>
+newestKernelRows(const std::vector<profiledb::KernelRow> &Rows,
+                 const std::vector<std::string> &Only = {},
+                 std::vector<const profiledb::KernelRow *> *Older = nullptr);
+
+/// A kernel that could not be fitted, and why.
+struct FitFailure {
+  std::string Kernel, Error;
+};
+
+/// Writes what `klaraptor fit` makes into the existing folder \p OutDir: one
+/// C rational program per fit (<fileStem>.c, \p Files gets their paths) and
+/// fit-report.json (every fit's json() and the failures, with \p DbPath and
+/// \p Device), whose text goes to \p Report. False with \p Error when a
+/// file cannot be written.
+bool writeModels(const std::string &OutDir, const std::string &DbPath,
+                 const std::string &Device, const std::vector<KernelFit> &Fits,
+                 const std::vector<FitFailure> &Failed,
+                 std::vector<std::string> &Files, std::string &Report,
+                 std::string &Error);
+
+} // namespace modelfit
 } // namespace klaraptor
 
-#endif // KLARAPTOR_TOOLS_KLARAPTOR_KERNELFIT_H
+#endif // KLARAPTOR_MODEL_KERNELFIT_H

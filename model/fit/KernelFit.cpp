@@ -6,7 +6,7 @@
 /// model::inputsFromMetrics, then klaraptor_mwp_cwp_ns), so that the
 /// program's predictions and `klaraptor fit --eval` agree to the last bit.
 //===----------------------------------------------------------------------===//
-#include "KernelFit.h"
+#include "klaraptor/model/KernelFit.h"
 
 #include "klaraptor/fitting/CEmitter.h"
 #include "klaraptor/fitting/DataTable.h"
@@ -29,7 +29,7 @@
 using namespace klaraptor::fitting;
 
 namespace klaraptor {
-namespace cli {
+namespace modelfit {
 
 namespace {
 
@@ -1213,5 +1213,66 @@ bool fitKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Kernel,
   return fitKernelSamples(Kernel, Samples, Device, Options, Fit, Error);
 }
 
-} // namespace cli
+std::vector<const profiledb::KernelRow *>
+newestKernelRows(const std::vector<profiledb::KernelRow> &Rows,
+                 const std::vector<std::string> &Only,
+                 std::vector<const profiledb::KernelRow *> *Older) {
+  std::map<std::string, size_t> Newest;
+  for (size_t I = 0; I < Rows.size(); ++I)
+    Newest[Rows[I].Name] = I;
+  std::vector<const profiledb::KernelRow *> Selected;
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    if (!Only.empty() &&
+        std::find(Only.begin(), Only.end(), Rows[I].Name) == Only.end())
+      continue;
+    if (Newest[Rows[I].Name] != I) {
+      if (Older)
+        Older->push_back(&Rows[I]);
+      continue;
+    }
+    Selected.push_back(&Rows[I]);
+  }
+  return Selected;
+}
+
+static bool writeText(const std::string &Path, const std::string &Text,
+                      std::string &Error) {
+  FILE *F = std::fopen(Path.c_str(), "wb");
+  if (!F) {
+    Error = "cannot write '" + Path + "': " + std::strerror(errno);
+    return false;
+  }
+  bool Ok = std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
+  Ok = (std::fclose(F) == 0) && Ok;
+  if (!Ok)
+    Error = "cannot write '" + Path + "': " + std::strerror(errno);
+  return Ok;
+}
+
+bool writeModels(const std::string &OutDir, const std::string &DbPath,
+                 const std::string &Device, const std::vector<KernelFit> &Fits,
+                 const std::vector<FitFailure> &Failed,
+                 std::vector<std::string> &Files, std::string &Report,
+                 std::string &Error) {
+  Report = "{\"db\": " + jsonString(DbPath) +
+           ", \"device\": " + jsonString(Device) + ",\n \"kernels\": [";
+  Files.clear();
+  for (size_t I = 0; I < Fits.size(); ++I) {
+    const KernelFit &F = Fits[I];
+    std::string Path = OutDir + "/" + F.fileStem() + ".c";
+    if (!writeText(Path, F.emitC(), Error))
+      return false;
+    Files.push_back(Path);
+    Report += std::string(I ? ",\n" : "\n") + F.json();
+  }
+  Report += "],\n \"failed\": [";
+  for (size_t I = 0; I < Failed.size(); ++I)
+    Report += std::string(I ? ", " : "") +
+              "{\"kernel\": " + jsonString(Failed[I].Kernel) +
+              ", \"error\": " + jsonString(Failed[I].Error) + "}";
+  Report += "]}\n";
+  return writeText(OutDir + "/fit-report.json", Report, Error);
+}
+
+} // namespace modelfit
 } // namespace klaraptor
