@@ -171,6 +171,7 @@ bool ModuleImpl::init(std::string &Error) {
 Module::Module(std::unique_ptr<ModuleImpl> I) : Impl(std::move(I)) {}
 Module::~Module() = default;
 TraceSink::~TraceSink() = default;
+std::vector<uint64_t> *TraceSink::traceSectors(uint64_t) { return nullptr; }
 
 std::unique_ptr<Module> Module::load(std::string_view Ptx, std::string &Error) {
   auto Impl = std::make_unique<ModuleImpl>();

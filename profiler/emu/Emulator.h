@@ -181,6 +181,12 @@ public:
   /// events are appended to, or null to run the block untraced.
   virtual std::vector<TraceEvent> *traceBlock(uint64_t Linear,
                                               uint32_t Warps) = 0;
+  /// After traceBlock answered buffers for block \p Linear: one buffer per
+  /// warp for the 32-byte sectors of its global accesses, or null (the
+  /// default) for none. Each global event with Units = n appends its n
+  /// distinct sectors, in order: the sector's address / 32, with bit 63 set
+  /// for a store and bit 62 for an atomic (timing::CacheSim).
+  virtual std::vector<uint64_t> *traceSectors(uint64_t Linear);
 };
 
 class ModuleImpl;

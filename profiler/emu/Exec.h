@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace klaraptor::emu {
 
@@ -52,6 +53,9 @@ struct ExecState {
   uint32_t WarpThreadBase = 0; ///< linear thread index of lane 0
   Counters *C = nullptr;
   bool Collect = false; ///< compute memory metrics
+  /// When not null (a traced warp whose sink keeps sectors): global
+  /// accesses append their distinct sectors (TraceSink::traceSectors).
+  std::vector<uint64_t> *SectorOut = nullptr;
   const KernelProgram *P = nullptr;
   WarpCtx *W = nullptr;
   BlockCtx *B = nullptr;
@@ -134,6 +138,11 @@ template <class T> inline uint64_t toBits(T X) {
 /// Distinct 32-byte sectors touched by the lanes in Mask, each accessing
 /// Bytes bytes at Addr[lane].
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes);
+/// Appends to \p Out the distinct 32-byte sectors (address / 32, ascending)
+/// the lanes of \p Mask touch with accesses of \p Bytes bytes, each ORed
+/// with \p Tag; returns how many (countSectors's figure).
+unsigned appendSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
+                       uint64_t Tag, std::vector<uint64_t> &Out);
 /// Extra shared-memory wavefronts (bank conflicts) of one warp access.
 unsigned countBankConflicts(const uint64_t *Addr, uint32_t Mask,
                             unsigned Bytes);

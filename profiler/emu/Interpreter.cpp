@@ -66,6 +66,8 @@ private:
   template <bool Traced> void runWarp(WarpCtx &W);
   /// The current block's trace buffers (one per warp), or null.
   std::vector<TraceEvent> *Trace = nullptr;
+  /// Its sector buffers (one per warp), or null.
+  std::vector<uint64_t> *Sectors = nullptr;
   void settle(WarpCtx &W);
   void exitLanes(WarpCtx &W, uint32_t G);
   void retLanes(WarpCtx &W, uint32_t G);
@@ -595,7 +597,9 @@ template <bool Traced> void Worker::runWarp(WarpCtx &W) {
         if (G) {
           MemSnap Before(Cn);
           S.ActiveMask = M;
+          S.SectorOut = Sectors ? &Sectors[W.Index] : nullptr;
           I.Fn(S, I, G);
+          S.SectorOut = nullptr;
           MemSnap After(Cn);
           InstClass IC = InstClass(I.Class);
           if (After.GReq != Before.GReq) {
@@ -741,6 +745,7 @@ void Worker::runBlock(uint64_t Linear) {
   }
   Trace = L.Trace ? L.Trace->traceBlock(Linear, uint32_t(B.Warps.size()))
                   : nullptr;
+  Sectors = Trace ? L.Trace->traceSectors(Linear) : nullptr;
   uint64_t Start = 0;
   if (L.MaxWarpInstructions)
     for (uint64_t X : C.WarpInst)

@@ -60,6 +60,22 @@ void Counters::add(const Counters &O) {
   Divergent += O.Divergent;
 }
 
+unsigned appendSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
+                       uint64_t Tag, std::vector<uint64_t> &Out) {
+  size_t First = Out.size();
+  for (unsigned L = 0; L < 32; ++L)
+    if (Mask >> L & 1) {
+      uint64_t Lo = Addr[L] >> 5, Hi = (Addr[L] + Bytes - 1) >> 5;
+      for (uint64_t S = Lo; S <= Hi; ++S)
+        Out.push_back(S);
+    }
+  std::sort(Out.begin() + First, Out.end());
+  Out.erase(std::unique(Out.begin() + First, Out.end()), Out.end());
+  for (size_t I = First; I < Out.size(); ++I)
+    Out[I] |= Tag;
+  return unsigned(Out.size() - First);
+}
+
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
   if (!Mask)
     return 0;

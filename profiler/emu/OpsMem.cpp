@@ -129,7 +129,14 @@ __attribute__((always_inline)) inline void checkWindow(const Inst &I, uint32_t M
 template <unsigned Kind>
 void countGlobal(ExecState &S, uint32_t M, const uint64_t *Addr,
                  unsigned Bytes) {
-  unsigned Sec = countSectors(Addr, M, Bytes);
+  unsigned Sec =
+      S.SectorOut
+          ? appendSectors(Addr, M, Bytes,
+                          Kind == KLoad    ? 0
+                          : Kind == KStore ? uint64_t(1) << 63
+                                           : uint64_t(1) << 62,
+                          *S.SectorOut)
+          : countSectors(Addr, M, Bytes);
   if (Kind == KLoad) {
     ++S.C->GLdReq;
     S.C->GLdSec += Sec;

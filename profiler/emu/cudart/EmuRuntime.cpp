@@ -1004,9 +1004,10 @@ emu::LaunchResult Runtime::runMeasured(const LaunchRequest &R,
       // SM 0's first-wave blocks; with KLARAPTOR_EMU_SAMPLE those may not
       // run, so the first sampled blocks stand in for them.
       const bool Sampling = SampleBlocks && SampleBlocks < R.Grid.count();
+      const timing::TimingParams *TP = timingParams();
       M.Trace = std::make_unique<timing::TraceCollector>(
           timing::blocksOnOneSm(*D, R.Grid.count(), Occ.ActiveBlocks),
-          Sampling ? 0 : timing::smStride(*D));
+          Sampling ? 0 : timing::smStride(*D), TP && TP->cacheModel());
       O.Trace = M.Trace.get();
     }
   }

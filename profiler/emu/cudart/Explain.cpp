@@ -181,7 +181,7 @@ bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
     return false;
   }
   uint64_t N = timing::blocksOnOneSm(D, Grid.count(), Occ.ActiveBlocks);
-  timing::TraceCollector C(N, timing::smStride(D));
+  timing::TraceCollector C(N, timing::smStride(D), TP->cacheModel());
   emu::LaunchOptions O;
   O.Grid = Grid;
   O.Block = Block;

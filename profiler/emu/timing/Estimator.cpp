@@ -114,8 +114,20 @@ std::vector<emu::TraceEvent> *TraceCollector::traceBlock(uint64_t Linear,
   auto B = std::make_unique<Block>();
   B->Linear = Linear;
   B->Warps.resize(Warps);
+  if (KeepSectors)
+    B->Sectors.resize(Warps);
   Blocks.push_back(std::move(B));
   return Blocks.back()->Warps.data();
+}
+
+std::vector<uint64_t> *TraceCollector::traceSectors(uint64_t Linear) {
+  if (!KeepSectors)
+    return nullptr;
+  std::lock_guard<std::mutex> G(M);
+  for (auto It = Blocks.rbegin(); It != Blocks.rend(); ++It)
+    if ((*It)->Linear == Linear)
+      return (*It)->Sectors.empty() ? nullptr : (*It)->Sectors.data();
+  return nullptr;
 }
 
 namespace {
@@ -284,7 +296,12 @@ SmWorkload buildWorkload(const emu::KernelProgram &P,
     return X->Linear < Y->Linear;
   });
   for (uint32_t BI = 0; BI < Bs.size(); ++BI)
-    for (const std::vector<emu::TraceEvent> &Ev : Bs[BI]->Warps) {
+    for (size_t WI = 0; WI < Bs[BI]->Warps.size(); ++WI) {
+      const std::vector<emu::TraceEvent> &Ev = Bs[BI]->Warps[WI];
+      // The warp's global sectors, consumed in order by its global events.
+      const std::vector<uint64_t> *Sec =
+          Bs[BI]->Sectors.empty() ? nullptr : &Bs[BI]->Sectors[WI];
+      size_t NextSec = 0;
       WarpStream S;
       S.Block = BI;
       S.Insts.reserve(Ev.size());
@@ -292,6 +309,13 @@ SmWorkload buildWorkload(const emu::KernelProgram &P,
         DynInst D;
         D.Idx = E.Pc;
         D.Units = E.Units;
+        if (Sec && E.Space == emu::TraceSpace::Global &&
+            NextSec + E.Units <= Sec->size()) {
+          D.SecOff = uint32_t(W.Sectors.size());
+          W.Sectors.insert(W.Sectors.end(), Sec->begin() + NextSec,
+                           Sec->begin() + NextSec + E.Units);
+          NextSec += E.Units;
+        }
         switch (E.Space) {
         case emu::TraceSpace::Global: D.Mem = MemTarget::Global; break;
         case emu::TraceSpace::Shared: D.Mem = MemTarget::Shared; break;
@@ -379,7 +403,7 @@ bool estimateLaunch(emu::Module &M, std::string_view Kernel,
   devices::Occupancy Occ = devices::computeOccupancy(
       D, K, int64_t(O.Block.count()), int64_t(O.DynamicSharedBytes));
   uint64_t N = blocksOnOneSm(D, O.Grid.count(), Occ.ActiveBlocks);
-  TraceCollector C(N, smStride(D));
+  TraceCollector C(N, smStride(D), TP.cacheModel());
   O.Trace = &C;
   O.SampleBlocks = 0;
   O.StridedBlocks = N;

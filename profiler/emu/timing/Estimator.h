@@ -52,19 +52,25 @@ class TraceCollector final : public emu::TraceSink {
 public:
   /// Keeps blocks 0, Stride, 2*Stride, ... (MaxBlocks of them); Stride 0:
   /// the first MaxBlocks blocks that run, whichever they are.
-  explicit TraceCollector(uint64_t MaxBlocks, uint64_t Stride = 0)
-      : MaxBlocks(MaxBlocks), Stride(Stride) {}
+  /// With \p KeepSectors, also the sectors of the global accesses (for
+  /// the cache model: TimingParams::cacheModel()).
+  explicit TraceCollector(uint64_t MaxBlocks, uint64_t Stride = 0,
+                          bool KeepSectors = false)
+      : MaxBlocks(MaxBlocks), Stride(Stride), KeepSectors(KeepSectors) {}
   std::vector<emu::TraceEvent> *traceBlock(uint64_t Linear,
                                            uint32_t Warps) override;
+  std::vector<uint64_t> *traceSectors(uint64_t Linear) override;
   struct Block {
     uint64_t Linear = 0;
     std::vector<std::vector<emu::TraceEvent>> Warps;
+    std::vector<std::vector<uint64_t>> Sectors; ///< per warp, or none
   };
   std::vector<std::unique_ptr<Block>> Blocks;
 
 private:
   uint64_t MaxBlocks;
   uint64_t Stride;
+  bool KeepSectors;
   std::mutex M;
 };
 

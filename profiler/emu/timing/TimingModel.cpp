@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <list>
+#include <unordered_map>
 
 namespace klaraptor::timing {
 
@@ -97,6 +99,16 @@ bool parseTimingParams(std::string_view Text, const std::string &Origin,
       P.ClockGHz = V;
     } else if (Key == "launch_overhead_ns") {
       P.LaunchOverheadNs = V;
+    } else if (Key == "l1_bytes") {
+      P.L1Bytes = V;
+    } else if (Key == "l2_bytes") {
+      P.L2Bytes = V;
+    } else if (Key == "l1_latency") {
+      P.L1Latency = V;
+    } else if (Key == "l1_sectors_per_cycle") {
+      if (V < 1)
+        return Fail("'l1_sectors_per_cycle' expects a number >= 1");
+      P.L1SectorsPerCycle = V;
     } else {
       Known = false;
       size_t Dot = Key.find('.');
@@ -142,11 +154,55 @@ struct BlockState {
   std::vector<uint32_t> Waiters;
 };
 
+/// An LRU cache of 128-byte lines with a valid bit per 32-byte sector
+/// (the NVIDIA L1 and L2 organisation, fully associative here).
+class LineCache {
+public:
+  explicit LineCache(double Bytes)
+      : Capacity(size_t(std::max(0.0, Bytes) / 128)) {}
+  bool enabled() const { return Capacity > 0; }
+  /// True when sector \p Sector is present; it becomes the most recent.
+  bool lookUp(uint64_t Sector) {
+    auto It = Where.find(Sector >> 2);
+    if (It == Where.end())
+      return false;
+    Order.splice(Order.begin(), Order, It->second);
+    return (It->second->second >> (Sector & 3)) & 1;
+  }
+  void fill(uint64_t Sector) {
+    uint64_t Line = Sector >> 2;
+    auto It = Where.find(Line);
+    if (It != Where.end()) {
+      It->second->second |= uint8_t(1u << (Sector & 3));
+      Order.splice(Order.begin(), Order, It->second);
+      return;
+    }
+    if (Where.size() >= Capacity) {
+      Where.erase(Order.back().first);
+      Order.pop_back();
+    }
+    Order.emplace_front(Line, uint8_t(1u << (Sector & 3)));
+    Where[Line] = Order.begin();
+  }
+  void drop(uint64_t Sector) {
+    auto It = Where.find(Sector >> 2);
+    if (It != Where.end())
+      It->second->second &= uint8_t(~(1u << (Sector & 3)));
+  }
+
+private:
+  size_t Capacity;
+  std::list<std::pair<uint64_t, uint8_t>> Order; ///< most recent first
+  std::unordered_map<uint64_t, std::list<std::pair<uint64_t, uint8_t>>::iterator>
+      Where;
+};
+
 class Simulator {
 public:
   Simulator(const SmWorkload &W, const TimingParams &P,
             const Perturbation *C)
-      : W(W), P(P), Change(C), NS(std::max(1u, P.Schedulers)) {
+      : W(W), P(P), Change(C), NS(std::max(1u, P.Schedulers)),
+        L1(P.L1Bytes), L2(P.L2Bytes) {
     for (unsigned R = 0; R < NumResources; ++R)
       Next[R].assign(P.Res[R].PerScheduler ? NS : 1, 0.0);
     SchedNext.assign(NS, 0.0);
@@ -205,6 +261,7 @@ private:
   const TimingParams &P;
   const Perturbation *Change;
   unsigned NS;
+  LineCache L1, L2;
   std::vector<double> Next[NumResources];
   std::vector<double> SchedNext;
   std::vector<int> Last;
@@ -275,7 +332,43 @@ private:
       return;
     }
     double Done = stage(I.Res, I.Region, S.Sched, T, 1);
-    if (D.Units > 0) {
+    if (D.Units > 0 && D.SecOff != DynInst::NoSectors && P.cacheModel()) {
+      // The cache model: each sector hits the L1 (loads), the L2, or goes
+      // to DRAM; stores and atomics go through to the L2.
+      double L1Hits = 0, L2Hits = 0, Misses = 0;
+      for (uint32_t K = 0; K < D.Units; ++K) {
+        uint64_t Raw = W.Sectors[D.SecOff + K];
+        bool Load = (Raw >> 62) == 0;
+        uint64_t Sector = Raw & ((uint64_t(1) << 62) - 1);
+        if (Load && L1.enabled() && L1.lookUp(Sector)) {
+          ++L1Hits;
+          continue;
+        }
+        if (!Load && L1.enabled())
+          L1.drop(Sector);
+        bool InL2 = L2.enabled() && L2.lookUp(Sector);
+        (InL2 ? L2Hits : Misses) += 1;
+        if (L2.enabled())
+          L2.fill(Sector);
+        if (Load && L1.enabled())
+          L1.fill(Sector);
+      }
+      R.L1HitSectors += L1Hits;
+      R.L2HitSectors += L2Hits;
+      R.MissSectors += Misses;
+      // L1 hits share the SM's L1/shared-memory data path: a wavefront of
+      // up to L1SectorsPerCycle sectors per gap of the shared resource.
+      if (L1Hits > 0) {
+        double Ready = stage(Resource::Shared, I.Region, S.Sched, T,
+                             std::ceil(L1Hits / P.L1SectorsPerCycle));
+        Done = std::max(Done, Ready + std::max(0.0, P.L1Latency -
+                                                        P[Resource::Shared].Latency));
+      }
+      if (L2Hits > 0)
+        Done = std::max(Done, stage(Resource::L2, I.Region, S.Sched, T, L2Hits));
+      if (Misses > 0)
+        Done = std::max(Done, stage(Resource::Dram, I.Region, S.Sched, T, Misses));
+    } else if (D.Units > 0) {
       double U = double(D.Units);
       switch (D.Mem) {
       case MemTarget::Global:

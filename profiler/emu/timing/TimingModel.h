@@ -62,6 +62,16 @@ struct TimingParams {
   double IssueGap = 1;         ///< cycles between two issues of a scheduler
   double BarrierLatency = 20;  ///< cycles from the last arrival to release
   double L2HitRate = 0;        ///< fraction of global sectors served by L2
+  /// The cache model (used when L1Bytes or L2Bytes is not 0, in place of
+  /// L2HitRate for global accesses whose sectors were traced): an L1 of
+  /// L1Bytes on the SM, an L2 of L2Bytes, LRU over 128-byte lines of four
+  /// 32-byte sectors; loads fill both, stores and atomics only the L2.
+  double L1Bytes = 0, L2Bytes = 0;
+  double L1Latency = 30; ///< cycles of an L1 hit
+  /// L1 hit sectors per cycle of the shared-memory resource's gap (its
+  /// data path: 64 B/cycle/SM on Turing, 128 on Volta and later).
+  double L1SectorsPerCycle = 4;
+  bool cacheModel() const { return L1Bytes > 0 || L2Bytes > 0; }
   double ClockGHz = 1;         ///< SM clock
   double LaunchOverheadNs = 0; ///< added once per launch
   std::string Source;          ///< where the values came from
@@ -75,7 +85,8 @@ struct TimingParams {
 /// Parses `key = value` lines (`#` comments) over \p P. Keys:
 /// `<resource>.latency`, `<resource>.gap` (resource names as
 /// resourceName()), `schedulers`, `issue_gap`, `barrier_latency`,
-/// `l2_hit_rate`, `clock_ghz`, `launch_overhead_ns`. Errors name the line:
+/// `l2_hit_rate`, `clock_ghz`, `launch_overhead_ns`, `l1_bytes`,
+/// `l2_bytes`, `l1_latency`, `l1_sectors_per_cycle`. Errors name the line:
 /// "<origin>:3: unknown timing key 'foo'".
 bool parseTimingParams(std::string_view Text, const std::string &Origin,
                        TimingParams &P, std::string &Error);
@@ -101,6 +112,10 @@ struct DynInst {
   uint32_t Idx = 0;    ///< into SmWorkload::Code
   uint32_t Units = 0;  ///< sectors or wavefronts for memory targets
   MemTarget Mem = MemTarget::None;
+  /// Global accesses with traced sectors: their Units sectors start at
+  /// SmWorkload::Sectors[SecOff]; NoSectors otherwise.
+  uint32_t SecOff = NoSectors;
+  static constexpr uint32_t NoSectors = 0xffffffffu;
 };
 
 struct WarpStream {
@@ -122,6 +137,8 @@ struct SmWorkload {
   uint32_t NumBlocks = 0;
   uint32_t NumRegs = 0; ///< register ids are below this
   std::vector<CodeRegion> Regions;
+  /// The traced sectors (emu::TraceSink::traceSectors's encoding).
+  std::vector<uint64_t> Sectors;
 };
 
 /// A change of the parameters for instructions of one region (or all) on
@@ -137,6 +154,9 @@ struct SimResult {
   uint64_t Issued = 0;    ///< warp instructions issued
   /// Cycles each resource type was busy (summed over copies).
   double Busy[NumResources] = {};
+  /// With the cache model: global sectors served by the L1, by the L2, and
+  /// from DRAM.
+  double L1HitSectors = 0, L2HitSectors = 0, MissSectors = 0;
 };
 
 /// Runs the workload on one SM.

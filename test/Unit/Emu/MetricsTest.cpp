@@ -6,6 +6,9 @@
 /// and sampling, each on a kernel whose counts follow from its text.
 //===----------------------------------------------------------------------===//
 #include "EmuTestSupport.h"
+#include "Exec.h"
+
+#include <algorithm>
 
 using namespace emutest;
 
@@ -284,3 +287,33 @@ TEST(Metrics, SamplingScalesCounts) {
 }
 
 } // namespace
+
+// The sectors a traced access records (the cache model's input) are the
+// ones the metrics count: the same number, distinct, ascending, tagged.
+TEST(Metrics, TracedSectorsAreTheCountedOnes) {
+  uint64_t Addr[32];
+  uint32_t Seed = 12345;
+  auto Rand = [&] { return Seed = Seed * 1103515245u + 12345u; };
+  for (unsigned Bytes : {1u, 4u, 8u, 16u})
+    for (int Trial = 0; Trial < 200; ++Trial) {
+      uint32_t Mask = Trial % 3 ? Rand() : 0xffffffffu;
+      uint64_t Base = uint64_t(Rand() % 4096) * Bytes;
+      for (unsigned L = 0; L < 32; ++L)
+        Addr[L] = Trial % 2 ? Base + L * Bytes
+                            : Base + uint64_t(Rand() % 512) * Bytes;
+      std::vector<uint64_t> Out = {7};
+      unsigned N = appendSectors(Addr, Mask, Bytes, uint64_t(1) << 63, Out);
+      ASSERT_EQ(N, countSectors(Addr, Mask, Bytes));
+      ASSERT_EQ(Out.size(), 1 + N);
+      EXPECT_EQ(Out[0], 7u);
+      for (size_t I = 1; I < Out.size(); ++I) {
+        EXPECT_TRUE(Out[I] >> 63);
+        if (I > 1)
+          EXPECT_LT(Out[I - 1], Out[I]);
+      }
+      for (unsigned L = 0; L < 32; ++L)
+        if (Mask >> L & 1)
+          EXPECT_TRUE(std::binary_search(Out.begin() + 1, Out.end(),
+                                         (Addr[L] >> 5) | (uint64_t(1) << 63)));
+    }
+}

@@ -177,3 +177,96 @@ TEST(TimingModel, ParametersParse) {
 }
 
 } // namespace
+
+namespace {
+
+/// One warp of independent loads, each of the sectors in \p Loads (bit 63:
+/// a store), for the cache model.
+SmWorkload tracedAccesses(const std::vector<std::vector<uint64_t>> &Loads) {
+  SmWorkload W;
+  StaticInst I;
+  I.Res = Resource::Lsu;
+  W.Code.push_back(I);
+  W.NumRegs = 2;
+  W.NumBlocks = 1;
+  WarpStream S;
+  for (const std::vector<uint64_t> &L : Loads) {
+    DynInst D;
+    D.Mem = MemTarget::Global;
+    D.Units = uint32_t(L.size());
+    D.SecOff = uint32_t(W.Sectors.size());
+    W.Sectors.insert(W.Sectors.end(), L.begin(), L.end());
+    S.Insts.push_back(D);
+  }
+  W.Warps.push_back(S);
+  return W;
+}
+
+} // namespace
+
+TEST(CacheModel, SectorsHitTheLevelThatHoldsThem) {
+  TimingParams P = oneResource(4, 1);
+  P.L1Bytes = 128 * 2; // two lines
+  P.L2Bytes = 128 * 4; // four lines
+  const uint64_t Store = uint64_t(1) << 63;
+  // Sectors 0-3 are line 0, 4-7 line 1, ...
+  SmWorkload W = tracedAccesses({
+      {0, 1},     // 2 misses, both cached
+      {0, 1, 2},  // 2 L1 hits, sector 2 of a present line: a miss
+      {Store | 8}, // a store: L2 only (1 miss)
+      {8},        // in L2, not in L1: an L2 hit, then in L1
+      {16, 20},   // 2 misses; the L1 (2 lines) drops line 0 and line 2
+      {0},        // L1 lost line 0, the L2 (4 lines) still has it
+  });
+  SimResult R = simulate(W, P);
+  EXPECT_EQ(R.L1HitSectors, 2);
+  EXPECT_EQ(R.L2HitSectors, 2);
+  EXPECT_EQ(R.MissSectors, 6);
+  // Without the cache sizes the sectors are charged as before (no counts).
+  P.L1Bytes = P.L2Bytes = 0;
+  SimResult Off = simulate(W, P);
+  EXPECT_EQ(Off.L1HitSectors + Off.L2HitSectors + Off.MissSectors, 0);
+}
+
+TEST(CacheModel, HitsAreCheaperThanMisses) {
+  TimingParams P = oneResource(4, 1);
+  P[Resource::Dram].Latency = 400;
+  P[Resource::L2].Latency = 200;
+  P[Resource::Shared].Latency = 20;
+  P.L1Latency = 30;
+  P.L1Bytes = 128 * 64;
+  P.L2Bytes = 128 * 1024;
+  std::vector<std::vector<uint64_t>> Same(8, std::vector<uint64_t>{0, 1, 2, 3});
+  SmWorkload Reuse = tracedAccesses(Same);
+  std::vector<std::vector<uint64_t>> Fresh;
+  for (uint64_t K = 0; K < 8; ++K)
+    Fresh.push_back({4 * K + 100, 4 * K + 101, 4 * K + 102, 4 * K + 103});
+  SmWorkload Stream = tracedAccesses(Fresh);
+  double T1 = simulate(Reuse, P).Cycles, T2 = simulate(Stream, P).Cycles;
+  EXPECT_LT(T1, T2);
+  // The L1 hits pay the shared data path: 4 sectors at 2 per cycle is 2
+  // units of its gap, and the L1 latency beyond the shared latency.
+  P.L1SectorsPerCycle = 2;
+  P[Resource::Shared].Gap = 5;
+  SmWorkload One = tracedAccesses({{0, 1, 2, 3}, {0, 1, 2, 3}});
+  SimResult R = simulate(One, P);
+  EXPECT_EQ(R.L1HitSectors, 4);
+  EXPECT_DOUBLE_EQ(R.Busy[unsigned(Resource::Shared)], 2 * 5);
+}
+
+TEST(CacheModel, Keys) {
+  TimingParams P;
+  std::string Error;
+  ASSERT_TRUE(parseTimingParams("l1_bytes = 65536\nl2_bytes = 4194304\n"
+                                "l1_latency = 32\nl1_sectors_per_cycle = 2\n",
+                                "t", P, Error))
+      << Error;
+  EXPECT_TRUE(P.cacheModel());
+  EXPECT_EQ(P.L1Bytes, 65536);
+  EXPECT_EQ(P.L2Bytes, 4194304);
+  EXPECT_EQ(P.L1Latency, 32);
+  EXPECT_EQ(P.L1SectorsPerCycle, 2);
+  EXPECT_FALSE(parseTimingParams("l1_sectors_per_cycle = 0.5\n", "t", P, Error));
+  EXPECT_EQ(Error, "t:1: 'l1_sectors_per_cycle' expects a number >= 1");
+  EXPECT_FALSE(TimingParams().cacheModel());
+}
