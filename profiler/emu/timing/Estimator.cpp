@@ -374,6 +374,7 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
     E.A = analyze(W, TP, Regions > 0 ? unsigned(Regions) : 0);
   } else {
     SimResult R = simulate(W, TP);
+    E.A.Base = R;
     E.A.Cycles = R.Cycles;
     E.A.Issued = R.Issued;
   }

@@ -339,6 +339,7 @@ private:
       for (uint32_t K = 0; K < D.Units; ++K) {
         uint64_t Raw = W.Sectors[D.SecOff + K];
         bool Load = (Raw >> 62) == 0;
+        R.LoadSectors += Load;
         uint64_t Sector = Raw & ((uint64_t(1) << 62) - 1);
         if (Load && L1.enabled() && L1.lookUp(Sector)) {
           ++L1Hits;
@@ -468,6 +469,7 @@ Analysis analyze(const SmWorkload &W, const TimingParams &P,
                  unsigned MaxRegions, double Step) {
   Analysis A;
   SimResult Base = simulate(W, P);
+  A.Base = Base;
   A.Cycles = Base.Cycles;
   A.Issued = Base.Issued;
   double T0 = Base.Cycles > 0 ? Base.Cycles : 1;

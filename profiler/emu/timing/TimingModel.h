@@ -157,6 +157,7 @@ struct SimResult {
   /// With the cache model: global sectors served by the L1, by the L2, and
   /// from DRAM.
   double L1HitSectors = 0, L2HitSectors = 0, MissSectors = 0;
+  double LoadSectors = 0; ///< of them, loads'
 };
 
 /// Runs the workload on one SM.
@@ -182,6 +183,7 @@ struct RegionSensitivity {
 struct Analysis {
   double Cycles = 0;
   uint64_t Issued = 0;
+  SimResult Base; ///< the unperturbed simulation (its cache counts)
   std::vector<ResourceSensitivity> Table; ///< every resource, enum order
   Resource Bottleneck = Resource::Int;
   bool LatencyBound = false; ///< the bottleneck's latency outweighs its gap
