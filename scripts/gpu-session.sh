@@ -23,6 +23,9 @@
 #                    the training sizes, times at the judged sizes
 #                    -> OUTDIR/polybench/
 #         examples   the same for examples/bench.manifest -> OUTDIR/examples/
+#         cache-metrics (not by default) PolyBench's CUPTI metrics at judged
+#                    sizes (examples/polybench/polybench-metrics.manifest)
+#                    -> OUTDIR/cache-metrics/
 #         validate   (not by default) five examples timed at two large sizes
 #                    and estimated on the emulator here, compared
 #       --resume DIR: a GPU's datasets from an earlier session (DIR/polybench/,
@@ -54,8 +57,8 @@ done
 [ -n "$mode" ] || die "--prepare BUNDLE or --run BUNDLE OUTDIR (--help)"
 [[ $time_limit =~ ^[1-9][0-9]*$ ]] || die "--time-limit: expected seconds, got '$time_limit'"
 for s in ${steps//,/ }; do
-  case "$s" in env|smoke|probe|hook|polybench|examples|validate) ;;
-    *) die "--steps: unknown step '$s' (env,smoke,probe,hook,polybench,examples,validate)" ;;
+  case "$s" in env|smoke|probe|hook|polybench|examples|cache-metrics|validate) ;;
+    *) die "--steps: unknown step '$s' (env,smoke,probe,hook,polybench,examples,cache-metrics,validate)" ;;
   esac
 done
 
@@ -76,6 +79,7 @@ if [ "$mode" = prepare ]; then
   MANIFEST=$root/examples/polybench/polybench.manifest \
     bash "$root/scripts/make-dataset.sh" --prepare "$bundle" --build "$build" \
     --programs-dir programs-polybench
+  cp "$root/examples/polybench/polybench-metrics.manifest" "$bundle/"
   bundle=$(cd "$bundle" && pwd)
   cp "$build/bin/klaraptor-hook-bench" "$bundle/bin/"
   # CUPTI is loaded at run time (dlopen), so ldd does not list it; it loads
@@ -251,6 +255,14 @@ if step examples; then
   datasets examples programs 100 50
 fi
 
+if step cache-metrics; then
+  # CUPTI's L1, L2 and DRAM counters at judged sizes, for the cache model.
+  limit=$(( $(left) - 20 ))
+  [ "$limit" -gt 10 ] || limit=10
+  run_step cache-metrics "$(left)" env MANIFEST="$bundle/polybench-metrics.manifest" \
+    bash "$bundle/scripts/make-dataset.sh" --bundle "$bundle" \
+    --programs-dir programs-polybench --time-limit "$limit" "$out/cache-metrics"
+fi
 if step validate; then
   validate() {
     local profile
