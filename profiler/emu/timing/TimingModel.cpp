@@ -498,7 +498,14 @@ Analysis analyze(const SmWorkload &W, const TimingParams &P,
         continue;
       if (D.Mem == MemTarget::Shared)
         use(Resource::Shared);
-      if (D.Mem == MemTarget::Global || D.Mem == MemTarget::Local) {
+      if (D.Mem == MemTarget::Global && D.SecOff != DynInst::NoSectors &&
+          P.cacheModel()) {
+        // The cache model may send its sectors to any level: the L1's data
+        // path (the shared resource), the L2, DRAM.
+        use(Resource::Shared);
+        use(Resource::L2);
+        use(Resource::Dram);
+      } else if (D.Mem == MemTarget::Global || D.Mem == MemTarget::Local) {
         if (H > 0)
           use(Resource::L2);
         if (H < 1)

@@ -270,3 +270,17 @@ TEST(CacheModel, Keys) {
   EXPECT_EQ(Error, "t:1: 'l1_sectors_per_cycle' expects a number >= 1");
   EXPECT_FALSE(TimingParams().cacheModel());
 }
+
+// The sensitivity analysis perturbs every level the cache model may use,
+// so that a bottleneck in the L1's path or the L2 is named.
+TEST(CacheModel, AnalysisSeesEveryLevel) {
+  TimingParams P = oneResource(4, 1);
+  P.L1Bytes = 128 * 64;
+  P.L2Bytes = 128 * 1024;
+  std::vector<std::vector<uint64_t>> Same(8, std::vector<uint64_t>{0, 1, 2, 3});
+  Analysis A = analyze(tracedAccesses(Same), P);
+  ASSERT_EQ(A.Table.size(), NumResources);
+  EXPECT_NE(A.Table[unsigned(Resource::Shared)].Gap, 0);
+  EXPECT_EQ(A.Base.L1HitSectors, 28);
+  EXPECT_EQ(A.Base.MissSectors, 4);
+}
