@@ -889,9 +889,11 @@ std::string render(const cudaDeviceProp &P, int ClockKHz, int MemClockKHz,
   std::map<std::string, std::string> UnusedMeasured;
   for (const char *K : {"departure_del_coal", "departure_del_uncoal"})
     if (Good(std::string("mwp.") + K))
-      UnusedMeasured[K] = "; measured " + num(M.at(std::string("mwp.") + K).Value) +
-                    " (one warp's back-to-back loads) but not used: not the "
-                    "departure delay MWP-CWP means (docs/models.md)";
+      UnusedMeasured[K] = "measured " +
+                          num(M.at(std::string("mwp.") + K).Value) +
+                          " (one warp's back-to-back loads) but not used: "
+                          "not the departure delay MWP-CWP means "
+                          "(docs/models.md)";
   if (Good("timing.fp32.sm_cycles_per_inst"))
     Measure(Mwp, "issue_cycles", "timing.fp32.sm_cycles_per_inst",
             M.at("timing.fp32.sm_cycles_per_inst").Value,
@@ -906,21 +908,19 @@ std::string render(const cudaDeviceProp &P, int ClockKHz, int MemClockKHz,
         W.key(Prefix + K, num(It->second.first), It->second.second);
         continue;
       }
+      // Only MWP-CWP keys are measured and left unused.
+      auto Note = std::string(Prefix) == "mwp." ? UnusedMeasured.find(K)
+                                                : UnusedMeasured.end();
+      const bool Unused = Note != UnusedMeasured.end();
       auto B = BaseVals.find(K);
       if (B != BaseVals.end()) {
-        auto Note = UnusedMeasured.find(K);
         W.key(Prefix + K, num(B->second),
-              Copied + (Note != UnusedMeasured.end() && std::string(Prefix) == "mwp."
-                            ? Note->second
-                            : " (not measured by the probe)"));
+              Copied + (Unused ? "; " + Note->second
+                               : std::string(" (not measured by the probe)")));
         continue;
       }
-      auto Note = UnusedMeasured.find(K);
-      const bool Unused =
-          Note != UnusedMeasured.end() && std::string(Prefix) == "mwp.";
       W.comment(Prefix + K +
-                (Unused ? ": " + Note->second.substr(2) + ", and not in the base "
-                                                   "profile "
+                (Unused ? ": " + Note->second + ", and not in the base profile "
                         : ": not measured and not in the base profile ") +
                 (std::string(Prefix) == "timing."
                      ? "(left out; the estimator's default applies)"

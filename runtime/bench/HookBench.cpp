@@ -104,6 +104,39 @@ double nsPer(Clock::time_point A, Clock::time_point B, uint64_t N) {
   return std::chrono::duration<double, std::nano>(B - A).count() / double(N);
 }
 
+/// Runs \p Call \p Calls times in each of \p Threads threads started
+/// together, each after its own \p Setup; the mean over the threads of the
+/// ns per call. The sum of Call's results goes to \p Sum (a sink the
+/// compiler cannot drop, or a count).
+template <typename SetupFn, typename CallFn>
+double nsPerCallInThreads(unsigned Threads, uint64_t Calls, SetupFn Setup,
+                          CallFn Call, uint64_t &Sum) {
+  std::atomic<bool> Go{false};
+  std::atomic<uint64_t> Total{0};
+  std::vector<std::thread> Pool;
+  std::vector<double> Ns(Threads);
+  for (unsigned T = 0; T < Threads; ++T)
+    Pool.emplace_back([&, T] {
+      Setup();
+      while (!Go.load())
+        ;
+      uint64_t Local = 0;
+      auto A = Clock::now();
+      for (uint64_t I = 0; I < Calls; ++I)
+        Local += Call();
+      Ns[T] = nsPer(A, Clock::now(), Calls);
+      Total.fetch_add(Local, std::memory_order_relaxed);
+    });
+  Go.store(true);
+  for (auto &Th : Pool)
+    Th.join();
+  double Mean = 0;
+  for (double V : Ns)
+    Mean += V / Threads;
+  Sum = Total.load();
+  return Mean;
+}
+
 /// What the CUDA calls that name the current device cost, in 1, 2 and 4
 /// threads at once (--api): cudaGetDevice, which the hook pays on every
 /// launch, against the driver's cuCtxGetCurrent and cuCtxGetDevice. Needs
@@ -133,36 +166,22 @@ bool measureDeviceApis(uint64_t Calls) {
           : nullptr;
   std::printf("cuCtxGetDevice in the global scope (where the runtime looks): %s\n",
               ::dlsym(RTLD_DEFAULT, "cuCtxGetDevice") ? "yes" : "no");
-  auto Run = [&](const char *Name, auto Call) {
+  // Each thread makes the primary context current first, as a thread that
+  // launches kernels has.
+  auto Setup = [&] {
+    int Dev = -1;
+    GetDevice(&Dev);
+    Free(nullptr);
+  };
+  auto Run = [&](const char *Name, auto Succeeds) {
     for (unsigned Threads : {1u, 2u, 4u}) {
-      std::atomic<bool> Go{false};
-      std::vector<std::thread> Pool;
-      std::vector<double> Ns(Threads);
-      std::atomic<int> Failed{0};
-      for (unsigned T = 0; T < Threads; ++T)
-        Pool.emplace_back([&, T] {
-          // Each thread makes the primary context current first, as a
-          // thread that launches kernels has.
-          int Dev = -1;
-          GetDevice(&Dev);
-          Free(nullptr);
-          while (!Go.load())
-            ;
-          auto A = Clock::now();
-          for (uint64_t I = 0; I < Calls; ++I)
-            if (!Call())
-              Failed.fetch_add(1, std::memory_order_relaxed);
-          Ns[T] = nsPer(A, Clock::now(), Calls);
-        });
-      Go.store(true);
-      for (auto &Th : Pool)
-        Th.join();
-      double Sum = 0;
-      for (double V : Ns)
-        Sum += V;
+      uint64_t Failed = 0;
+      double Ns = nsPerCallInThreads(
+          Threads, Calls, Setup,
+          [&] { return uint64_t(!Succeeds()); }, Failed);
       std::printf("%s, %u thread%s: %.1f ns/call per thread%s\n", Name, Threads,
-                  Threads == 1 ? "" : "s", Sum / Threads,
-                  Failed.load() ? " (some calls FAILED)" : "");
+                  Threads == 1 ? "" : "s", Ns,
+                  Failed ? " (some calls FAILED)" : "");
     }
   };
   Run("cudaGetDevice", [&] {
@@ -314,38 +333,24 @@ int main(int Argc, char **Argv) {
   std::printf("hook hit (by handle): %.1f ns/call\n", nsPer(T0, T1, Hits));
 
   {
-    std::atomic<bool> Go{false};
-    std::vector<std::thread> Pool;
-    std::vector<double> Ns(Threads);
-    for (unsigned T = 0; T < Threads; ++T)
-      Pool.emplace_back([&, T] {
-        // A thread that launches kernels has the device's context current
-        // (its first launch makes it so): the same here, on a real device.
-        if (Real)
-          if (auto Free = reinterpret_cast<int (*)(void *)>(
-                  ::dlsym(RTLD_DEFAULT, "cudaFree")))
-            Free(nullptr);
-        while (!Go.load())
-          ;
-        uint64_t Local = 0;
-        auto A = Clock::now();
-        for (uint64_t I = 0; I < Hits; ++I) {
+    uint64_t Launched = 0;
+    double Ns = nsPerCallInThreads(
+        Threads, Hits,
+        [&] {
+          // A thread that launches kernels has the device's context current
+          // (its first launch makes it so): the same here, on a real device.
+          if (Real)
+            if (auto Free = reinterpret_cast<int (*)(void *)>(
+                    ::dlsym(RTLD_DEFAULT, "cudaFree")))
+              Free(nullptr);
+        },
+        [&] {
           klaraptor_launch_info L = makeInfo(&N, nullptr);
-          Local += __klaraptor_rt_launch(&Desc, &L) + L.block[0];
-        }
-        auto B = Clock::now();
-        Ns[T] = nsPer(A, B, Hits);
-        if (Local == 42)
-          std::printf(" ");
-      });
-    Go.store(true);
-    for (auto &Th : Pool)
-      Th.join();
-    double Sum = 0;
-    for (double V : Ns)
-      Sum += V;
-    std::printf("hook hit (%u threads): %.1f ns/call per thread\n", Threads,
-                Sum / Threads);
+          return uint64_t(__klaraptor_rt_launch(&Desc, &L) + L.block[0]);
+        },
+        Launched);
+    Sink += Launched;
+    std::printf("hook hit (%u threads): %.1f ns/call per thread\n", Threads, Ns);
   }
 
   uint64_t Before = klaraptor_rt_internal_decision_count();
