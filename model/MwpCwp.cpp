@@ -7,6 +7,7 @@
 /// structure.
 //===----------------------------------------------------------------------===//
 #include "klaraptor/mwp_cwp.h"
+#include "klaraptor/model/PerformanceModel.h"
 
 #include "DeviceProfile.h"
 #include "Occupancy.h"
@@ -153,12 +154,16 @@ extern "C" double klaraptor_mwp_cwp_cycles(const klaraptor_mwp_cwp_inputs *In,
   return klaraptor_mwp_cwp_evaluate(In, HW, nullptr);
 }
 
-extern "C" double klaraptor_mwp_cwp_ns(const klaraptor_mwp_cwp_inputs *In,
-                                       const klaraptor_mwp_cwp_hw *HW) {
-  double C = klaraptor_mwp_cwp_cycles(In, HW);
-  if (C == 0)
+double klaraptor::model::cyclesToNs(double Cycles,
+                                    const klaraptor_mwp_cwp_hw *HW) {
+  if (Cycles == 0)
     return 0;
   if (!HW || !(HW->freq_ghz > 0))
     return HUGE_VAL;
-  return C / HW->freq_ghz;
+  return Cycles / HW->freq_ghz;
+}
+
+extern "C" double klaraptor_mwp_cwp_ns(const klaraptor_mwp_cwp_inputs *In,
+                                       const klaraptor_mwp_cwp_hw *HW) {
+  return klaraptor::model::cyclesToNs(klaraptor_mwp_cwp_cycles(In, HW), HW);
 }

@@ -80,12 +80,7 @@ PerformanceModel::~PerformanceModel() = default;
 
 double PerformanceModel::predictNs(const Inputs &In,
                                    const HardwareParams &H) const {
-  double C = predictCycles(In, H);
-  if (C == 0)
-    return 0;
-  if (!(H.Mwp.freq_ghz > 0))
-    return HUGE_VAL;
-  return C / H.Mwp.freq_ghz;
+  return cyclesToNs(predictCycles(In, H), &H.Mwp);
 }
 
 std::vector<std::string> MwpCwpModel::inputs() const {
@@ -125,6 +120,12 @@ double MwpCwpModel::predictCycles(const Inputs &In,
   return klaraptor_mwp_cwp_cycles(&C, &H.Mwp);
 }
 
+double WavesModel::predictCycles(const Inputs &In,
+                                 const HardwareParams &H) const {
+  klaraptor_mwp_cwp_inputs C = MwpCwpModel::toC(In);
+  return klaraptor_waves_evaluate(&C, &H.Mwp, nullptr);
+}
+
 //===-- Registry -----------------------------------------------------------===//
 
 namespace {
@@ -133,6 +134,7 @@ struct Registry {
   std::map<std::string, ModelFactory> Factories;
   Registry() {
     Factories["mwp-cwp"] = [] { return std::make_unique<MwpCwpModel>(); };
+    Factories["waves"] = [] { return std::make_unique<WavesModel>(); };
   }
 };
 Registry &registry() {

@@ -389,7 +389,8 @@ bool KernelFit::predictNs(const profiledb::DataTuple &Data,
   klaraptor_mwp_cwp_inputs In;
   if (!inputs(Data, Block, In, Why))
     return false;
-  Ns = klaraptor_mwp_cwp_ns(&In, &Hw);
+  Ns = Model == "mwp-cwp" ? klaraptor_mwp_cwp_ns(&In, &Hw)
+                          : klaraptor_waves_ns(&In, &Hw);
   if (std::isnan(Ns)) {
     Why = "the model gives no number";
     return false;
@@ -420,8 +421,8 @@ std::string KernelFit::symbolPrefix() const {
 }
 
 std::string KernelFit::modelName() const {
-  return "mwp-cwp/" +
-         profiledb::specHash(emitCWithName("mwp-cwp/@PROGRAM_HASH@"));
+  return Model + "/" +
+         profiledb::specHash(emitCWithName(Model + "/@PROGRAM_HASH@"));
 }
 
 std::string KernelFit::emitC() const { return emitCWithName(modelName()); }
@@ -442,7 +443,12 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
   S += "; " + std::to_string(SamplesUsed) + " samples; device profile " +
        safeComment(Device) + ".\n";
   S += " * Raw metrics are fitted; blocks and threads come from the pragma;\n"
-       " * the MWP-CWP inputs follow the rule of docs/models.md. */\n\n";
+       " * the MWP-CWP inputs follow the rule of docs/models.md; the model is\n"
+       " * " +
+       std::string(Model == "mwp-cwp"
+                       ? "MWP-CWP"
+                       : "the wave model (MWP-CWP per wave on the busiest SM)") +
+       ". */\n\n";
 
   // The fitted functions and the exact formulas.
   for (const FittedQuantity &Q : Quantities) {
@@ -650,7 +656,9 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
     if (kfit_dev->shared_mem_per_block > 0)
       hw.shared_per_block = (int64_t)kfit_dev->shared_mem_per_block;
   }
-  return klaraptor_mwp_cwp_ns(&in, &hw);
+  return )C" + std::string(Model == "mwp-cwp" ? "klaraptor_mwp_cwp_ns"
+                                                    : "klaraptor_waves_ns") +
+       R"C((&in, &hw);
 }
 
 )C";
@@ -720,6 +728,12 @@ std::string KernelFit::json() const {
 // Fitting
 //===----------------------------------------------------------------------===//
 
+bool isFitModel(const std::string &Name, std::string *Known) {
+  if (Known)
+    *Known = "mwp-cwp, waves";
+  return Name == "waves" || Name == "mwp-cwp";
+}
+
 bool fitKernelSamples(const profiledb::KernelRow &Kernel,
                       const std::vector<profiledb::SampleRow> &Samples,
                       const std::string &Device,
@@ -730,6 +744,12 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
   Fit.Kernel = Kernel.Name;
   Fit.Spec = Kernel.Spec;
   Fit.Device = Device;
+  Fit.Model = Options.Model.empty() ? model::defaultModel() : Options.Model;
+  std::string Known;
+  if (!isFitModel(Fit.Model, &Known)) {
+    Error = "unknown model '" + Fit.Model + "' (known: " + Known + ")";
+    return false;
+  }
 
   // Times-only samples (a CSV of measured times, cupti without metrics,
   // KLARAPTOR_PROFILE_TIMES_ONLY) can be compared with, not fitted.

@@ -79,6 +79,21 @@ Config Config::parse(const char *ModeValue, const char *LogValue,
   return C;
 }
 
+void Config::parseMargin(const char *Value) {
+  if (!Value || !*Value)
+    return;
+  std::string V = normalise(Value);
+  char *End = nullptr;
+  double M = std::strtod(V.c_str(), &End);
+  if (V.empty() || End != V.c_str() + V.size() || !(M >= 0 && M < 1)) {
+    Warnings.push_back(std::string("KLARAPTOR_MARGIN '") + Value +
+                       "' is not a fraction in [0, 1); using " +
+                       std::to_string(DefaultMargin).substr(0, 4));
+    return;
+  }
+  Margin = M;
+}
+
 Config Config::fromEnvironment() {
   Config C = parse(std::getenv("KLARAPTOR_MODE"), std::getenv("KLARAPTOR_LOG"),
                    std::getenv("KLARAPTOR_LOG_LEVEL"));
@@ -86,6 +101,7 @@ Config Config::fromEnvironment() {
     C.BenchPath = Bench;
   if (const char *Cache = std::getenv("KLARAPTOR_CACHE"))
     C.CachePath = Cache;
+  C.parseMargin(std::getenv("KLARAPTOR_MARGIN"));
   return C;
 }
 

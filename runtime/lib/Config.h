@@ -2,7 +2,7 @@
 ///
 /// \file
 /// The runtime reads KLARAPTOR_MODE, KLARAPTOR_LOG, KLARAPTOR_LOG_LEVEL,
-/// KLARAPTOR_CACHE and KLARAPTOR_BENCH once, when it is first used (docs/environment.md). Problems found while
+/// KLARAPTOR_CACHE, KLARAPTOR_BENCH and KLARAPTOR_MARGIN once, when it is first used (docs/environment.md). Problems found while
 /// reading them are kept as warnings for the runtime to report.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_RUNTIME_CONFIG_H
@@ -37,11 +37,19 @@ struct Config {
   /// profiler plug-in, which estimates every candidate and appends a record
   /// here (`klaraptor bench`); empty: off.
   std::string BenchPath;
+  /// KLARAPTOR_MARGIN: the requested shape is kept unless a candidate is
+  /// predicted faster by more than this fraction of its prediction (the
+  /// model's resolution; docs/models.md, "Choosing a shape").
+  double Margin = DefaultMargin;
+  static constexpr double DefaultMargin = 0.02;
   /// Problems with the variables, reported once the diagnostics exist.
   std::vector<std::string> Warnings;
 
   /// Reads the variables from the process environment.
   static Config fromEnvironment();
+  /// Interprets a KLARAPTOR_MARGIN value into Margin (a fraction in
+  /// [0, 1)); anything else keeps the default with a warning.
+  void parseMargin(const char *Value);
   /// Interprets the given values; null or empty means unset.
   static Config parse(const char *ModeValue, const char *LogValue,
                       const char *LevelValue);

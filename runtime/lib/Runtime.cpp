@@ -645,7 +645,8 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
                Info->name + ":" + std::to_string(Info->cc_major) + "." +
                std::to_string(Info->cc_minor) + ":" +
                std::to_string(Info->sm_count) + "|model=" + M->Name +
-               ":" KLARAPTOR_RT_VERSION "|data=";
+               ":" KLARAPTOR_RT_VERSION "|margin=" +
+               std::to_string(Cfg.Margin) + "|data=";
     for (size_t I = 0; I < S.Data.size(); ++I)
       CacheKey += (I ? "," : "") + std::to_string(Data[I]);
     CachedDecision C;
@@ -666,8 +667,8 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
   klaraptor_candidate KC;
   std::memset(&KC, 0, sizeof(KC));
   KC.size = sizeof(KC);
-  double Best = 0;
-  int BestIndex = -1;
+  double Best = 0, RequestPrediction = NAN;
+  int BestIndex = -1, RequestIndex = -1;
   bool BestIsRequest = false;
   for (size_t I = 0; I < Cands.size(); ++I) {
     const Candidate &C = Cands[I];
@@ -686,6 +687,10 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
     if (!std::isfinite(P) || P < 0)
       continue;
     bool IsRequest = C.Block == ReqBlock && C.Grid == ReqGrid;
+    if (IsRequest) {
+      RequestIndex = int(I);
+      RequestPrediction = P;
+    }
     if (BestIndex < 0 || P < Best ||
         (P == Best && IsRequest && !BestIsRequest)) {
       Best = P;
@@ -703,6 +708,12 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
                      "no valid prediction:" + Name + ":" + M->Name);
     Record->ModelName = M->Name;
     return Fallback("no valid prediction");
+  }
+  // The model's resolution: the requested shape stays unless a candidate is
+  // predicted faster by more than the margin (KLARAPTOR_MARGIN).
+  if (RequestIndex >= 0 && !(Best < RequestPrediction * (1 - Cfg.Margin))) {
+    BestIndex = RequestIndex;
+    Best = RequestPrediction;
   }
   D.Tuned = true;
   D.Block = Cands[BestIndex].Block;

@@ -12,8 +12,9 @@ the carried shape (the best measured at the largest profiled size), the
 estimate's pick (the least estimate, the requested shape on a tie), Spearman's
 rank correlation of estimated and measured times and their geometric mean
 ratio; then the summary lines, which must match the printed ones digit for
-digit. Only the rational program's pick is taken as given (it comes from the
-fit), but its time and ratio are checked. Prints how many launches and values
+digit. Only the rational programs' picks (both models' and top-k) are taken
+as given (they come from the fit), but their times and ratios are checked,
+and top-k is never worse than the model's own pick. Prints how many launches and values
 were checked; exits 1 naming the first difference.
 """
 import argparse
@@ -200,14 +201,20 @@ def main():
                   math.exp(sum(math.log(x / y) for x, y in zip(e, t)) / len(e)),
                   what + " estimated/measured", 1e-6)
         same(r["estimated_shapes"], len(cand), what + " estimated shapes")
-        if r["picks"]["model"]["shape"] not in shapes:
-            fail(what + " model pick is not a measured shape")
+        for key in ("model", "other_model", "top%d" % judged["top_k"]):
+            if r["picks"][key]["shape"] not in shapes:
+                fail(what + " " + key + " pick is not a measured shape")
+        # top-k ranks the model's own pick first: never worse than it.
+        same(r["picks"]["top%d" % judged["top_k"]]["ns"] <= r["picks"]["model"]["ns"],
+             True, what + " top-k no worse than the model's pick")
 
     # The summary lines, as printed.
     printed = [l.strip() for l in open(a.stdout) if l.startswith(a.label + ":")]
     model = judged["model"]
     want = []
-    for key, name in (("model", model), ("estimate", "estimate"),
+    for key, name in (("model", model), ("other_model", judged["other_model"]),
+                      ("top%d" % judged["top_k"], "top-%d" % judged["top_k"]),
+                      ("estimate", "estimate"),
                       ("requested", "requested"), ("carried", "carried")):
         n, g, w = summary(rows, key)
         if n == 0:  # e.g. carried, where no profiled size was measured

@@ -57,6 +57,31 @@ TEST(Config, ReadsTheEnvironment) {
   EXPECT_EQ(C.Level, LogLevel::Debug);
 }
 
+TEST(Config, Margin) {
+  Config C;
+  EXPECT_DOUBLE_EQ(C.Margin, 0.02);
+  C.parseMargin(" 0.05 ");
+  EXPECT_DOUBLE_EQ(C.Margin, 0.05);
+  C.parseMargin("0");
+  EXPECT_DOUBLE_EQ(C.Margin, 0);
+  C.parseMargin(nullptr);
+  C.parseMargin("");
+  EXPECT_DOUBLE_EQ(C.Margin, 0);
+  EXPECT_TRUE(C.Warnings.empty());
+  for (const char *Bad : {"1", "-0.1", "x", "0.1x", "nan", "inf"}) {
+    Config B;
+    B.parseMargin(Bad);
+    EXPECT_DOUBLE_EQ(B.Margin, 0.02) << Bad;
+    ASSERT_EQ(B.Warnings.size(), 1u) << Bad;
+    EXPECT_EQ(B.Warnings[0], std::string("KLARAPTOR_MARGIN '") + Bad +
+                                 "' is not a fraction in [0, 1); using 0.02");
+  }
+  ::setenv("KLARAPTOR_MARGIN", "0.1", 1);
+  Config E = Config::fromEnvironment();
+  ::unsetenv("KLARAPTOR_MARGIN");
+  EXPECT_DOUBLE_EQ(E.Margin, 0.1);
+}
+
 TEST(Config, RuntimeReportsConfigWarningsOnce) {
   // The runtime writes the warnings to stderr when it is built.
   testing::internal::CaptureStderr();

@@ -98,6 +98,44 @@ TEST_F(RuntimeTest, TieGoesToTheRequestedLaunch) {
   EXPECT_EQ(L2.grid(), (Dim3{63, 1, 1}));
 }
 
+TEST_F(RuntimeTest, MarginKeepsTheRequestUnlessClearlyFaster) {
+  TestKernel K(oneDimSpec("k"), "k");
+  double Faster = 99; // 128-thread blocks; every other shape 100
+  TestModel M([&](const int64_t *, uint32_t, const klaraptor_candidate &C) {
+    return C.block[0] == 128 ? Faster : 100.0;
+  });
+  R->registerModel("k", &M.Model);
+  // 1 % faster is within the default margin (2 %): the request stays.
+  Launch L({1000}, {4, 1, 1}, {256, 1, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_OK);
+  EXPECT_EQ(L.block(), (Dim3{256, 1, 1}));
+  // 3 % faster is beyond it.
+  Faster = 97;
+  Launch L2({2048}, {8, 1, 1}, {256, 1, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &L2.Info), KLARAPTOR_OK);
+  EXPECT_EQ(L2.block(), (Dim3{128, 1, 1}));
+  EXPECT_EQ(L2.grid(), (Dim3{16, 1, 1}));
+  // KLARAPTOR_MARGIN=0: any faster prediction moves.
+  Config C;
+  C.Margin = 0;
+  start(C);
+  R->registerKernel(&K.Desc);
+  R->registerModel("k", &M.Model);
+  Faster = 99.9;
+  Launch L3({1000}, {4, 1, 1}, {256, 1, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &L3.Info), KLARAPTOR_OK);
+  EXPECT_EQ(L3.block(), (Dim3{128, 1, 1}));
+  // With a margin of 0.5, even half the time keeps the request.
+  C.Margin = 0.5;
+  start(C);
+  R->registerKernel(&K.Desc);
+  R->registerModel("k", &M.Model);
+  Faster = 51;
+  Launch L4({1000}, {4, 1, 1}, {256, 1, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &L4.Info), KLARAPTOR_OK);
+  EXPECT_EQ(L4.block(), (Dim3{256, 1, 1}));
+}
+
 TEST_F(RuntimeTest, TieBreakInTwoDimensionsFollowsEnumerationOrder) {
   TestKernel K("klaraptor v1\nkernel m\ndata N 1\nblock bx by\ngrid 1\n"
                "candidates pow2\n",

@@ -33,7 +33,8 @@ const char *fitUsage() {
 
 Fits each kernel of a profile database (written by 'klaraptor profile') as a
 rational program: its metrics as rational functions of the pragma's data
-parameters and free block dimensions, fed to the MWP-CWP model. Writes
+parameters and free block dimensions, fed to a performance model (MWP-CWP by
+default; docs/models.md). Writes
 DIR/<kernel>.c per kernel and DIR/fit-report.json, and prints a table of the
 fits. Build the programs into an application with
 'klaraptor-clang++ --klaraptor-models DIR'.
@@ -43,6 +44,8 @@ OPTIONS:
   --out DIR           where the programs go (default klaraptor-models)
   --device PROFILE    the device profile whose MWP-CWP parameters the
                       programs embed (default: the database's device)
+  --model NAME        the model the programs evaluate: mwp-cwp (the default)
+                      or waves (MWP-CWP per wave on the busiest SM)
   --kernel NAME       fit only this kernel (device name; repeatable)
   --min-samples N     fewest usable samples a kernel needs (default 6)
   --json              print the fit report as JSON instead of the table
@@ -186,6 +189,15 @@ int runFit(const Args &A) {
     } else if (Key == "--device") {
       if (!Value(O.Device))
         return 1;
+    } else if (Key == "--model") {
+      if (!Value(O.Model))
+        return 1;
+      std::string Known;
+      if (!isFitModel(O.Model, &Known)) {
+        error("--model: unknown model '" + O.Model + "' (known: " + Known +
+              ")");
+        return 1;
+      }
     } else if (Key == "--kernel") {
       if (!Value(V))
         return 1;

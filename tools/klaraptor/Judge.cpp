@@ -11,8 +11,12 @@
 /// shapes and scores best/chosen = the least measured time over the
 /// measured time of its pick (1: the best shape):
 ///
-///   the rational program (its model's name, mwp-cwp today): least
-///       prediction, the requested shape on a tie (the runtime's rule);
+///   the rational program with the judged model (--model; the default,
+///       mwp-cwp) and with the other one (waves): the runtime's rule, the
+///       least prediction unless the requested shape is predicted within
+///       the margin (--margin, KLARAPTOR_MARGIN's default 0.02) of it;
+///   top-3: the best measured among the judged model's three best
+///       predictions (what the runtime's online refinement reaches);
 ///   estimate: the least abstract-emulation estimate at that size (the
 ///       --estimates databases: estimate-only sweeps at the judged sizes);
 ///   requested: the shape the measured program asked for;
@@ -31,6 +35,7 @@
 #include "Commands.h"
 #include "DatasetFile.h"
 #include "klaraptor/model/KernelFit.h"
+#include "klaraptor/model/PerformanceModel.h"
 #include "ProfileDb.h"
 #include "KernelSpec.h"
 
@@ -44,6 +49,7 @@
 #include <memory>
 #include <set>
 #include <sys/stat.h>
+#include <tuple>
 
 using namespace klaraptor::modelfit;
 
@@ -61,11 +67,15 @@ const char *judgeUsage() {
          "the measured shapes; best/chosen is the\nleast measured time "
          "over the measured time of the pick (1: the best shape).\n\n"
          "Methods: the rational program fitted from the --fit profile "
-         "databases\n(programs profiled at small sizes); 'estimate', the "
-         "least abstract-emulation\nestimate in the --estimates databases "
-         "(estimate-only sweeps at the judged\nsizes); 'requested', the "
-         "program's own shape; 'carried', the best measured\nshape at the "
-         "largest size the kernel was profiled at.\n\n"
+         "databases\n(programs profiled at small sizes) with the judged "
+         "model (--model) and with\nthe other one, each picking as the "
+         "runtime does (the requested shape unless\na shape is predicted "
+         "faster by more than the margin); 'top-3', the best\nmeasured of "
+         "the judged model's three best; 'estimate', the\n"
+         "least abstract-emulation estimate in the --estimates databases\n"
+         "(estimate-only sweeps at the judged sizes); 'requested', the "
+         "program's own\nshape; 'carried', the best measured shape at the "
+         "largest size the kernel\nwas profiled at.\n\n"
          "OPTIONS:\n"
          "  --sizes LIST      judge the launches of these sizes (default: "
          "every measured\n"
@@ -73,6 +83,10 @@ const char *judgeUsage() {
          "  --device PROFILE  device profile of the fitted programs "
          "(default: each\n"
          "                    database's own)\n"
+         "  --model NAME      the model judged first and ranked for top-3: "
+         "mwp-cwp\n                    (default) or waves\n"
+         "  --margin X        the runtime's margin (KLARAPTOR_MARGIN; "
+         "default 0.02)\n"
          "  --label TEXT      the prefix of the summary lines (default "
          "'judge')\n"
          "  --markdown FILE   write the per-launch table and the summary as "
@@ -98,9 +112,16 @@ struct Pick {
   double Ns = NAN;   ///< the pick's measured time
 };
 
-/// The methods, in the order they are printed; the first is the rational
-/// program's, named after its model.
-enum Method { Model, Estimate, Requested, Carried, NumMethods };
+/// The methods, in the order they are printed: the rational program with
+/// the judged model (--model, default model::defaultModel(); named after
+/// it), the same program with the other model, the best measured of the
+/// judged model's TopK best
+/// predictions (what the runtime's online refinement reaches), then the
+/// estimator, the program's own shape and the carried shape.
+enum Method { Model, Other, TopK, Estimate, Requested, Carried, NumMethods };
+
+/// The shapes the online refinement tries (KLARAPTOR_REFINE_TOPK's default).
+constexpr unsigned TopKShapes = 3;
 
 struct JudgedLaunch {
   std::string Program, Kernel, Data;
@@ -167,7 +188,9 @@ struct MeasuredLaunch {
 
 int runDatasetJudge(const Args &A) {
   std::vector<std::string> Measured, FitDbs, EstimateDbs;
-  std::string SizesText, Device, Label = "judge", MarkdownOut, JsonOut;
+  std::string SizesText, Device, Label = "judge", MarkdownOut, JsonOut,
+      MarginText, ModelText = model::defaultModel();
+  double Margin = 0.02;
   for (size_t I = 0; I < A.size(); ++I) {
     if (A[I] == "--help" || A[I] == "-h") {
       std::fputs(judgeUsage(), stdout);
@@ -188,6 +211,8 @@ int runDatasetJudge(const Args &A) {
                         : A[I] == "--label"    ? &Label
                         : A[I] == "--markdown" ? &MarkdownOut
                         : A[I] == "--json"     ? &JsonOut
+                        : A[I] == "--margin"   ? &MarginText
+                        : A[I] == "--model"    ? &ModelText
                                                : nullptr;
     if (!Dest) {
       error("dataset judge: unknown option '" + A[I] +
@@ -204,6 +229,23 @@ int runDatasetJudge(const Args &A) {
     error("dataset judge needs --measured FILE... and --fit DB... "
           "(klaraptor dataset judge --help)");
     return 1;
+  }
+  std::string KnownModels;
+  if (!isFitModel(ModelText, &KnownModels)) {
+    error("--model: unknown model '" + ModelText + "' (known: " +
+          KnownModels + ")");
+    return 1;
+  }
+  // The other model a rational program can evaluate, side by side.
+  const std::string OtherName = ModelText == "mwp-cwp" ? "waves" : "mwp-cwp";
+  if (!MarginText.empty()) {
+    char *End = nullptr;
+    Margin = std::strtod(MarginText.c_str(), &End);
+    if (End == MarginText.c_str() || *End || !(Margin >= 0 && Margin < 1)) {
+      error("--margin: expected a fraction in [0, 1), got '" + MarginText +
+            "'");
+      return 1;
+    }
   }
   std::set<int64_t> Sizes;
   if (!SizesText.empty() && !parseSizes(SizesText, Sizes)) {
@@ -319,7 +361,7 @@ int runDatasetJudge(const Args &A) {
   }
 
   std::vector<JudgedLaunch> Rows;
-  std::string ModelName = "model";
+  std::string ModelName = ModelText;
   unsigned Failures = 0;
   for (const std::string &Name : KernelOrder) {
     auto PIt = ProfiledKernels.find(Name);
@@ -331,13 +373,16 @@ int runDatasetJudge(const Args &A) {
     Profiled &Pr = PIt->second;
     KernelFitOptions Options;
     Options.Device = Device;
+    Options.Model = ModelText;
     KernelFit Fit;
     if (!fitKernel(*Pr.Db, Pr.Row, Options, Fit, Error)) {
       error(Pr.DbPath + ": " + Error);
       ++Failures;
       continue;
     }
-    ModelName = Fit.modelName().substr(0, Fit.modelName().find('/'));
+    ModelName = Fit.Model;
+    KernelFit BaseFit = Fit;
+    BaseFit.Model = OtherName;
     // The largest profiled size: the greatest value of a single-parameter
     // data tuple among the kernel's samples.
     std::vector<profiledb::SampleRow> Samples;
@@ -381,8 +426,12 @@ int runDatasetJudge(const Args &A) {
       R.Size = M.Size;
       R.Shapes = unsigned(M.Shapes.size());
       auto EIt = Estimates.find({Name, M.Data});
-      double BestPred = NAN, BestEst = NAN;
+      double BestEst = NAN;
       std::vector<double> Est, Meas;
+      // Each model's predictions: (prediction, not requested, shape,
+      // measured ns).
+      std::vector<std::tuple<double, bool, std::string, double>> Ranked,
+          RankedBase;
       for (const auto &[Shape, T] : M.Shapes) {
         const double Ns = T.first;
         if (!(Ns >= R.BestNs)) {
@@ -402,13 +451,11 @@ int runDatasetJudge(const Args &A) {
         // The runtime's rule (runtime/lib/Runtime.cpp): the least finite,
         // non-negative prediction; on a tie the requested shape.
         if (Fit.predictNs(M.DataTuple, Blk, P, Why) && std::isfinite(P) &&
-            P >= 0 &&
-            (!(P >= BestPred) ||
-             (P == BestPred && IsRequest &&
-              R.Picks[Model].Shape != M.Requested))) {
-          BestPred = P;
-          R.Picks[Model] = {Shape, Ns};
-        }
+            P >= 0)
+          Ranked.emplace_back(P, !IsRequest, Shape, Ns);
+        if (BaseFit.predictNs(M.DataTuple, Blk, P, Why) && std::isfinite(P) &&
+            P >= 0)
+          RankedBase.emplace_back(P, !IsRequest, Shape, Ns);
         if (EIt != Estimates.end()) {
           auto E = EIt->second.find(Shape);
           if (E != EIt->second.end()) {
@@ -423,6 +470,26 @@ int runDatasetJudge(const Args &A) {
           }
         }
       }
+      // The runtime's rule (klaraptor_rank_candidates): least prediction
+      // first, the requested shape first while no shape is predicted more
+      // than the margin faster. The pick is the first; top-k is the best
+      // measured among the first k.
+      for (auto *V : {&Ranked, &RankedBase}) {
+        std::sort(V->begin(), V->end());
+        auto Req = std::find_if(V->begin(), V->end(),
+                                [](const auto &T) { return !std::get<1>(T); });
+        if (Req != V->end() && !V->empty() &&
+            !(std::get<0>(V->front()) < std::get<0>(*Req) * (1 - Margin)))
+          std::rotate(V->begin(), Req, Req + 1);
+      }
+      if (!Ranked.empty())
+        R.Picks[Model] = {std::get<2>(Ranked[0]), std::get<3>(Ranked[0])};
+      if (!RankedBase.empty())
+        R.Picks[Other] = {std::get<2>(RankedBase[0]),
+                             std::get<3>(RankedBase[0])};
+      for (size_t K = 0; K < Ranked.size() && K < TopKShapes; ++K)
+        if (!(std::get<3>(Ranked[K]) >= R.Picks[TopK].Ns))
+          R.Picks[TopK] = {std::get<2>(Ranked[K]), std::get<3>(Ranked[K])};
       R.Estimated = unsigned(Est.size());
       if (Est.size() >= 2)
         R.Spearman = spearman(Est, Meas);
@@ -445,8 +512,13 @@ int runDatasetJudge(const Args &A) {
                      std::make_pair(Pos(Y.Kernel), Y.Size);
             });
 
-  const std::string MethodNames[NumMethods] = {ModelName, "estimate",
-                                               "requested", "carried"};
+  const std::string MethodNames[NumMethods] = {
+      ModelName, OtherName, "top-" + std::to_string(TopKShapes), "estimate",
+      "requested", "carried"};
+  // The JSON keys of the methods.
+  const std::string MethodKeys[NumMethods] = {
+      "model", "other_model", "top" + std::to_string(TopKShapes), "estimate",
+      "requested", "carried"};
   auto Ratio = [](const JudgedLaunch &R, int M) {
     return fmt("%.3f", R.BestNs / R.Picks[M].Ns);
   };
@@ -458,11 +530,12 @@ int runDatasetJudge(const Args &A) {
                ? S.substr(0, S.size() - 2)
                : S;
   };
-  std::printf("%-22s %6s %6s %-8s %11s | %-8s %6s | %-8s %6s | %-8s %6s | "
-              "%-8s %6s | %5s %7s\n",
-              "kernel", "n", "shapes", "best", "best time",
-              MethodNames[Model].c_str(), "b/c", "estimate", "b/c",
-              "request", "b/c", "carried", "b/c", "rho", "est/ms");
+  std::printf("%-22s %6s %6s %-8s %11s", "kernel", "n", "shapes", "best",
+              "best time");
+  for (int M = 0; M < NumMethods; ++M)
+    std::printf(" | %-8s %6s",
+                M == Requested ? "request" : MethodNames[M].c_str(), "b/c");
+  std::printf(" | %5s %7s\n", "rho", "est/ms");
   for (const JudgedLaunch &R : Rows) {
     std::printf("%-22s %6lld %6u %-8s %11s", R.Kernel.c_str(),
                 (long long)R.Size, R.Shapes, ShapeOf({R.Best, 0}).c_str(),
@@ -521,11 +594,13 @@ int runDatasetJudge(const Args &A) {
 
   if (!MarkdownOut.empty()) {
     std::ofstream F(MarkdownOut);
-    F << "| kernel | n | shapes | best | best time | " << MethodNames[Model]
-      << " | b/c | estimate | b/c | requested | b/c | carried | b/c | "
-         "estimator Spearman | estimated/measured |\n"
-      << "|---|---:|---:|---|---:|---|---:|---|---:|---|---:|---|---:|---:|"
-         "---:|\n";
+    F << "| kernel | n | shapes | best | best time |";
+    for (int M = 0; M < NumMethods; ++M)
+      F << " " << MethodNames[M] << " | b/c |";
+    F << " estimator Spearman | estimated/measured |\n|---|---:|---:|---|---:|";
+    for (int M = 0; M < NumMethods; ++M)
+      F << "---|---:|";
+    F << "---:|---:|\n";
     for (const JudgedLaunch &R : Rows) {
       F << "| " << R.Kernel << " | " << R.Size << " | " << R.Shapes << " | "
         << ShapeOf({R.Best, 0}) << " | " << timeText(R.BestNs);
@@ -557,7 +632,10 @@ int runDatasetJudge(const Args &A) {
              ",\"within_10_percent\":" + std::to_string(S.AtLeast90) + "}";
     };
     F << "{\"label\":" << jsonQuote(Label) << ",\"model\":"
-      << jsonQuote(MethodNames[Model]) << ",\"launches\":[";
+      << jsonQuote(MethodNames[Model])
+      << ",\"other_model\":" << jsonQuote(MethodNames[Other])
+      << ",\"margin\":" << jsonNumber(Margin) << ",\"top_k\":" << TopKShapes
+      << ",\"launches\":[";
     for (size_t I = 0; I < Rows.size(); ++I) {
       const JudgedLaunch &R = Rows[I];
       F << (I ? ",\n" : "\n") << "{\"program\":" << jsonQuote(R.Program)
@@ -566,8 +644,7 @@ int runDatasetJudge(const Args &A) {
         << ",\"best\":" << jsonQuote(R.Best)
         << ",\"best_ns\":" << jsonNumber(R.BestNs) << ",\"picks\":{";
       for (int M = 0; M < NumMethods; ++M)
-        F << (M ? "," : "") << jsonQuote(M == Model ? "model" : MethodNames[M])
-          << ":{\"shape\":"
+        F << (M ? "," : "") << jsonQuote(MethodKeys[M]) << ":{\"shape\":"
           << (R.Picks[M].Shape.empty() ? std::string("null")
                                        : jsonQuote(R.Picks[M].Shape))
           << ",\"ns\":" << jsonNumber(R.Picks[M].Ns)
@@ -580,8 +657,8 @@ int runDatasetJudge(const Args &A) {
     }
     F << "\n],\"summary\":{";
     for (int M = 0; M < NumMethods; ++M)
-      F << (M ? "," : "") << jsonQuote(M == Model ? "model" : MethodNames[M])
-        << ":" << StatJson(Sums[M]);
+      F << (M ? "," : "") << jsonQuote(MethodKeys[M]) << ":"
+        << StatJson(Sums[M]);
     F << "},\"estimator\":{\"launches\":" << Rhos.size()
       << ",\"spearman_median\":" << jsonNumber(RhoMedian)
       << ",\"spearman_min\":" << jsonNumber(Rhos.empty() ? NAN : Rhos.front())

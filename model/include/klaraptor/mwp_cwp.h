@@ -82,6 +82,32 @@ double klaraptor_mwp_cwp_cycles(const klaraptor_mwp_cwp_inputs *in,
 double klaraptor_mwp_cwp_ns(const klaraptor_mwp_cwp_inputs *in,
                             const klaraptor_mwp_cwp_hw *hw);
 
+/** Terms of one evaluation of the wave model ("waves", docs/models.md):
+ *  the busiest SM runs its blocks in full waves of active_blocks_per_sm
+ *  blocks and a tail wave of the rest, each wave costed by the MWP-CWP
+ *  equations with the warps that wave really has resident. */
+typedef struct klaraptor_waves_terms {
+  double active_sms;           /**< min(SMs, blocks) */
+  double active_blocks_per_sm; /**< resident blocks per SM (occupancy) */
+  double busiest_sm_blocks;    /**< ceil(blocks / active_sms) */
+  double full_waves;           /**< floor(busiest / active_blocks_per_sm) */
+  double tail_blocks;          /**< busiest - full_waves * active blocks */
+  double wave_cycles;          /**< one full wave (MWP-CWP, Rep = 1) */
+  double tail_cycles;          /**< the tail wave; 0 without one */
+  double cycles;               /**< full_waves * wave + tail */
+} klaraptor_waves_terms;
+
+/** Predicted cycles of the busiest SM under the wave model; fills *terms
+ *  when not null. The same guards as klaraptor_mwp_cwp_evaluate: 0 for an
+ *  empty grid, +infinity for a block that cannot be resident. */
+double klaraptor_waves_evaluate(const klaraptor_mwp_cwp_inputs *in,
+                                const klaraptor_mwp_cwp_hw *hw,
+                                klaraptor_waves_terms *terms);
+
+/** Predicted nanoseconds of the wave model: cycles / freq_ghz. */
+double klaraptor_waves_ns(const klaraptor_mwp_cwp_inputs *in,
+                          const klaraptor_mwp_cwp_hw *hw);
+
 /** Fills *hw from the device profile `name_or_path` (a built-in name such as
  *  "h100-sxm", a .device file, or NULL/"" for the default). Returns 0 on
  *  success, -1 when the profile cannot be loaded or lacks an mwp key. */

@@ -3,12 +3,15 @@
 --klaraptor-models against `klaraptor fit`'s report and predictions.
 
   check-choice.py --log LOG --report DIR/fit-report.json --eval EVAL --count N
+                  [--margin M]
 
 EVAL holds `klaraptor fit --eval` lines ("KERNEL N=V,bx=W: NS") for every
 candidate block of every logged launch. Each decision must come from the
 model (source "model") named as the report names the kernel's program
 (mwp-cwp/<16 hex>), its predicted time must be predictNs's for the chosen
-shape, and the chosen bx the one of least predicted time."""
+shape, and the chosen bx the runtime's: the one of least predicted time,
+unless the requested bx is predicted within the margin M (KLARAPTOR_MARGIN,
+default 0.02) of it."""
 import argparse
 import json
 import re
@@ -21,6 +24,7 @@ def main():
     ap.add_argument("--report", required=True)
     ap.add_argument("--eval", required=True)
     ap.add_argument("--count", type=int, required=True)
+    ap.add_argument("--margin", type=float, default=0.02)
     a = ap.parse_args()
     report = json.load(open(a.report))
     models = {k["kernel"]: k["model"] for k in report["kernels"]}
@@ -42,7 +46,7 @@ def main():
         problems = []
         if d["source"] != "model":
             problems.append("source %s" % d["source"])
-        if not re.fullmatch(r"mwp-cwp/[0-9a-f]{16}", d.get("model", "")):
+        if not re.fullmatch(r"(mwp-cwp|waves)/[0-9a-f]{16}", d.get("model", "")):
             problems.append("model name %r" % d.get("model"))
         if d.get("model") != models.get(k):
             problems.append("model %r, the report says %r" %
@@ -55,9 +59,12 @@ def main():
                 problems.append("predicted %r, predictNs %r" %
                                 (d.get("predicted"), cand[bx]))
             best = min(cand, key=lambda b: (cand[b], b))
-            if cand[best] < cand[bx]:
-                problems.append("bx=%d predicted %r < chosen %r" %
-                                (best, cand[best], cand[bx]))
+            req = d["requested"]["block"][0]
+            if req in cand and not cand[best] < cand[req] * (1 - a.margin):
+                best = req
+            if cand[best] < cand[bx] or (best == req and bx != req):
+                problems.append("bx=%d predicted %r, chosen bx=%d %r" %
+                                (best, cand[best], bx, cand[bx]))
         print("%s N=%d: block %d (%s): %s" % (k, n, bx, d.get("model"),
                                               "; ".join(problems) or "ok"))
         bad += bool(problems)

@@ -224,6 +224,113 @@ TEST(MwpCwp, MoreBlocksMoreCycles) {
   EXPECT_DOUBLE_EQ(M.predictNs(In, H), 2 * One / 1.98);
 }
 
+//===-- The wave model -----------------------------------------------------===//
+
+/// Bandwidth-bound inputs on 4 SMs with 3 resident blocks of 2 warps each:
+/// MWP-CWP's second case, where a wave's time grows with its warps.
+klaraptor_mwp_cwp_hw wavesHw() {
+  klaraptor_mwp_cwp_hw W = handHw();
+  W.active_sms = 4;
+  W.mem_bandwidth_gbs = 1; // BW_per_warp * SMs far above: MWP = 1
+  return W;
+}
+
+TEST(Waves, FullWavesAreMwpCwpWaves) {
+  // 4 SMs x 3 blocks x 5 waves: MWP-CWP's Rep = 5, the wave model 5 full
+  // waves of the same cost and no tail.
+  klaraptor_mwp_cwp_hw W = wavesHw();
+  klaraptor_mwp_cwp_inputs I = in(100, 4, 2, 3, 60);
+  klaraptor_waves_terms T{};
+  double Waves = klaraptor_waves_evaluate(&I, &W, &T);
+  EXPECT_DOUBLE_EQ(T.active_sms, 4);
+  EXPECT_DOUBLE_EQ(T.busiest_sm_blocks, 15);
+  EXPECT_DOUBLE_EQ(T.full_waves, 5);
+  EXPECT_DOUBLE_EQ(T.tail_blocks, 0);
+  EXPECT_DOUBLE_EQ(T.tail_cycles, 0);
+  EXPECT_NEAR(Waves, klaraptor_mwp_cwp_cycles(&I, &W), 1e-9 * Waves);
+  // One wave by itself is what MWP-CWP gives for exactly one wave.
+  klaraptor_mwp_cwp_inputs One = in(100, 4, 2, 3, 12);
+  EXPECT_NEAR(T.wave_cycles, klaraptor_mwp_cwp_cycles(&One, &W),
+              1e-9 * T.wave_cycles);
+}
+
+TEST(Waves, TheTailWaveRunsWithItsOwnWarps) {
+  // 13 blocks on 4 SMs: the busiest SM gets 4 = one wave of 3 and a tail
+  // of 1 block (2 warps), costed as MWP-CWP with N = 2.
+  klaraptor_mwp_cwp_hw W = wavesHw();
+  klaraptor_mwp_cwp_inputs I = in(100, 4, 2, 3, 13);
+  klaraptor_waves_terms T{};
+  double C = klaraptor_waves_evaluate(&I, &W, &T);
+  EXPECT_DOUBLE_EQ(T.busiest_sm_blocks, 4);
+  EXPECT_DOUBLE_EQ(T.full_waves, 1);
+  EXPECT_DOUBLE_EQ(T.tail_blocks, 1);
+  klaraptor_mwp_cwp_inputs Tail = in(100, 4, 2, 1, 4);
+  klaraptor_mwp_cwp_terms TT{};
+  double TailCycles = klaraptor_mwp_cwp_evaluate(&Tail, &W, &TT);
+  EXPECT_DOUBLE_EQ(TT.n, 2);
+  EXPECT_DOUBLE_EQ(T.tail_cycles, TailCycles);
+  EXPECT_DOUBLE_EQ(C, T.wave_cycles + TailCycles);
+  // Bandwidth-bound: the tail (2 warps) costs a third of a full wave (6).
+  EXPECT_NEAR(T.tail_cycles / T.wave_cycles, 1.0 / 3, 0.02);
+  // MWP-CWP spreads the 13 blocks evenly: 13/12 of a wave.
+  EXPECT_NEAR(klaraptor_mwp_cwp_cycles(&I, &W), 13.0 / 12 * T.wave_cycles,
+              1e-9 * C);
+}
+
+TEST(Waves, TheBusiestSmDecides) {
+  // 40 warps of work on 9 SMs, in blocks of 1 warp (40 blocks) or of 4
+  // warps (10 blocks). MWP-CWP spreads either evenly (40/9 warps per SM)
+  // and gives both the same time. On the GPU the busiest SM gets
+  // ceil(40/9) = 5 one-warp blocks (5 warps) or ceil(10/9) = 2 four-warp
+  // blocks (8 warps); bandwidth-bound, time grows with the warps: 5/8.
+  klaraptor_mwp_cwp_hw W = wavesHw();
+  W.active_sms = 9;
+  klaraptor_mwp_cwp_inputs Small = in(100, 4, 1, 16, 40);
+  klaraptor_mwp_cwp_inputs Large = in(100, 4, 4, 4, 10);
+  EXPECT_NEAR(klaraptor_mwp_cwp_cycles(&Small, &W),
+              klaraptor_mwp_cwp_cycles(&Large, &W),
+              1e-9 * klaraptor_mwp_cwp_cycles(&Small, &W));
+  klaraptor_waves_terms TS{}, TL{};
+  double S = klaraptor_waves_evaluate(&Small, &W, &TS);
+  double L = klaraptor_waves_evaluate(&Large, &W, &TL);
+  EXPECT_DOUBLE_EQ(TS.busiest_sm_blocks, 5);
+  EXPECT_DOUBLE_EQ(TL.busiest_sm_blocks, 2);
+  EXPECT_LT(S, L);
+  EXPECT_NEAR(S / L, 5.0 / 8, 0.05);
+}
+
+TEST(Waves, GuardsAndNanoseconds) {
+  klaraptor_mwp_cwp_hw W = wavesHw();
+  klaraptor_mwp_cwp_inputs I = in(100, 4, 2, 3, 0);
+  EXPECT_EQ(klaraptor_waves_evaluate(&I, &W, nullptr), 0);
+  EXPECT_EQ(klaraptor_waves_ns(&I, &W), 0);
+  I.blocks = 7;
+  I.threads_per_block = 0;
+  EXPECT_TRUE(std::isinf(klaraptor_waves_evaluate(&I, &W, nullptr)));
+  EXPECT_TRUE(std::isinf(klaraptor_waves_evaluate(nullptr, &W, nullptr)));
+  I = in(100, 4, 2, 0, 7);
+  I.threads_per_block = 64;
+  I.shared_per_block = 1e9; // cannot be resident
+  EXPECT_TRUE(std::isinf(klaraptor_waves_evaluate(&I, &W, nullptr)));
+  I = in(100, 4, 2, 3, 13);
+  W.freq_ghz = 2;
+  EXPECT_DOUBLE_EQ(klaraptor_waves_ns(&I, &W),
+                   klaraptor_waves_evaluate(&I, &W, nullptr) / 2);
+  W.freq_ghz = 0;
+  EXPECT_TRUE(std::isinf(klaraptor_waves_ns(&I, &W)));
+  // The occupancy calculation when no resident count is given: 128-thread
+  // blocks on H100 (16 per SM by threads, 32 by the block limit).
+  klaraptor_mwp_cwp_hw H = handHw();
+  H.active_sms = 2;
+  I = in(10, 1, 4, 0, 100);
+  klaraptor_waves_terms T{};
+  klaraptor_waves_evaluate(&I, &H, &T);
+  EXPECT_DOUBLE_EQ(T.active_blocks_per_sm, 16);
+  EXPECT_DOUBLE_EQ(T.busiest_sm_blocks, 50);
+  EXPECT_DOUBLE_EQ(T.full_waves, 3);
+  EXPECT_DOUBLE_EQ(T.tail_blocks, 2);
+}
+
 TEST(Metrics, RecordToInputs) {
   std::map<std::string, double> R = {
       {"blocks_launched", 4},          {"threads_per_block", 256},
@@ -281,6 +388,10 @@ TEST(Registry, PluggableModels) {
   std::vector<std::string> Names = registeredModels();
   EXPECT_NE(std::find(Names.begin(), Names.end(), "mwp-cwp"), Names.end());
   EXPECT_STREQ(defaultModel(), "mwp-cwp");
+  auto W = createModel("waves");
+  ASSERT_TRUE(W);
+  EXPECT_EQ(W->name(), "waves");
+  EXPECT_EQ(W->inputs().size(), 10u);
   auto M = createModel("mwp-cwp");
   ASSERT_TRUE(M);
   EXPECT_EQ(M->name(), "mwp-cwp");

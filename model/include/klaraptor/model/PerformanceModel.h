@@ -60,6 +60,10 @@ public:
   virtual double predictNs(const Inputs &In, const HardwareParams &H) const;
 };
 
+/// Nanoseconds of \p Cycles at \p HW's clock: 0 for 0 cycles, +infinity
+/// without a clock (klaraptor_mwp_cwp_ns and klaraptor_waves_ns).
+double cyclesToNs(double Cycles, const klaraptor_mwp_cwp_hw *HW);
+
 /// The MWP-CWP model ("mwp-cwp").
 class MwpCwpModel : public PerformanceModel {
 public:
@@ -72,6 +76,16 @@ public:
   /// All terms of the evaluation.
   static klaraptor_mwp_cwp_terms evaluate(const Inputs &In,
                                           const HardwareParams &H);
+};
+
+/// The wave model ("waves"): MWP-CWP's equations per wave on
+/// the busiest SM, the tail wave with the warps it really has
+/// (klaraptor_waves_evaluate, docs/models.md). The inputs of MWP-CWP.
+class WavesModel : public MwpCwpModel {
+public:
+  std::string name() const override { return "waves"; }
+  double predictCycles(const Inputs &In,
+                       const HardwareParams &H) const override;
 };
 
 using ModelFactory = std::function<std::unique_ptr<PerformanceModel>()>;

@@ -45,6 +45,10 @@ struct KernelFitOptions {
   /// The device profile whose MWP-CWP parameters the program embeds (a
   /// built-in name or a .device file); empty: the database's `device`.
   std::string Device;
+  /// The performance model the program evaluates (docs/models.md):
+  /// "mwp-cwp" (the default, model::defaultModel()) or "waves"; empty: the
+  /// default.
+  std::string Model;
   /// A kernel with fewer usable ("ok") samples is not fitted.
   unsigned MinSamples = 6;
   /// Options of every rational fit (docs/fitting.md).
@@ -131,6 +135,9 @@ public:
   std::shared_ptr<fitting::Formula> Extents[3];
   /// The MWP-CWP parameters of Device.
   klaraptor_mwp_cwp_hw Hw{};
+  /// The performance model that predictNs and the emitted C evaluate on the
+  /// inputs: "mwp-cwp" or "waves" (isFitModel). Changing it needs no refit.
+  std::string Model = "mwp-cwp";
   unsigned SamplesUsed = 0, SamplesFailed = 0;
   /// Samples whose recorded grid is not what the grid formula gives.
   unsigned GridMismatches = 0;
@@ -169,7 +176,8 @@ public:
   /// parameters, a predict function and a constructor registering it with
   /// the runtime under modelName().
   std::string emitC() const;
-  /// "mwp-cwp/" and 16 hex digits of the FNV-1a 64 hash of the program.
+  /// The model's name ("mwp-cwp", "waves"), "/" and 16 hex digits of the
+  /// FNV-1a 64 hash of the program.
   std::string modelName() const;
   /// A file name for the program: the kernel name with characters other
   /// than [A-Za-z0-9_.-] replaced by '_' (no extension).
@@ -183,6 +191,10 @@ private:
   /// A unique prefix of the program's external symbols.
   std::string symbolPrefix() const;
 };
+
+/// Whether \p Name is a model a rational program can evaluate ("waves",
+/// "mwp-cwp"); their names go to \p Known when given.
+bool isFitModel(const std::string &Name, std::string *Known = nullptr);
 
 /// Spearman's rank correlation of \p A and \p B (equal sizes; ties get
 /// their average rank); 0 when fewer than two values or either is constant.
