@@ -23,13 +23,24 @@
 
 namespace klaraptor {
 
-uint64_t DecisionCache::fnv1a(const std::string &S) {
-  uint64_t H = 1469598103934665603ull;
+/// FNV-1a 64 of \p S from the offset basis \p Basis.
+static uint64_t fnv1aFrom(uint64_t Basis, const std::string &S) {
+  uint64_t H = Basis;
   for (unsigned char C : S) {
     H ^= C;
-    H *= 1099511628211ull;
+    H *= 1099511628211ull; // the 64-bit FNV prime
   }
   return H;
+}
+
+uint64_t DecisionCache::fnv1a(const std::string &S) {
+  return fnv1aFrom(14695981039346656037ull, S); // 0xcbf29ce484222325
+}
+
+uint64_t DecisionCache::legacyChecksum(const std::string &S) {
+  // The offset basis with its last digit lost, as klaraptor wrote records
+  // before the checksum was corrected.
+  return fnv1aFrom(1469598103934665603ull, S);
 }
 
 std::string DecisionCache::escape(const std::string &S) {
@@ -93,15 +104,22 @@ static bool parseDims(const std::string &S, Dim3 &D) {
 }
 
 bool DecisionCache::parseRecord(const std::string &Line, std::string &Key,
-                                CachedDecision &D) {
+                                CachedDecision &D, bool *Legacy) {
+  if (Legacy)
+    *Legacy = false;
   if (Line.size() < 18 || Line[16] != ' ')
     return false;
   std::string Text = Line.substr(17);
   char *End = nullptr;
   std::string Hex = Line.substr(0, 16);
   uint64_t Sum = std::strtoull(Hex.c_str(), &End, 16);
-  if (End != Hex.c_str() + 16 || Sum != fnv1a(Text))
+  if (End != Hex.c_str() + 16)
     return false;
+  if (Sum != fnv1a(Text)) {
+    if (!Legacy || Sum != legacyChecksum(Text))
+      return false;
+    *Legacy = true;
+  }
   size_t T1 = Text.find('\t');
   size_t T2 = T1 == std::string::npos ? T1 : Text.find('\t', T1 + 1);
   size_t T3 = T2 == std::string::npos ? T2 : Text.find('\t', T2 + 1);
@@ -116,9 +134,22 @@ bool DecisionCache::parseRecord(const std::string &Line, std::string &Key,
   return !P.empty() && *End == '\0';
 }
 
+bool DecisionCache::regularFile(int Fd) {
+  struct stat St;
+  if (::fstat(Fd, &St) == 0 && S_ISREG(St.st_mode))
+    return true;
+  Disabled = true;
+  Diags.reportOnce(LogLevel::Warn, "decision cache '" + Path +
+                                       "' is not a regular file; going on "
+                                       "without it");
+  return false;
+}
+
 void DecisionCache::load() {
   Loaded = true;
-  int Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; only a regular
+  // file is read (a device such as /dev/zero would never end).
+  int Fd = ::open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (Fd < 0) {
     if (errno != ENOENT) {
       Disabled = true;
@@ -126,6 +157,10 @@ void DecisionCache::load() {
                                            "': " + std::strerror(errno) +
                                            "; going on without it");
     }
+    return;
+  }
+  if (!regularFile(Fd)) {
+    ::close(Fd);
     return;
   }
   std::string Data;
@@ -152,7 +187,7 @@ void DecisionCache::load() {
                          "written; remove it to start a new cache)");
     return;
   }
-  unsigned Line = 1, Bad = 0, FirstBad = 0;
+  unsigned Line = 1, Bad = 0, FirstBad = 0, Legacy = 0;
   while (Pos != std::string::npos && Pos + 1 < Data.size()) {
     size_t Start = Pos + 1;
     Pos = Data.find('\n', Start);
@@ -162,13 +197,25 @@ void DecisionCache::load() {
                                              : Data.substr(Start, Pos - Start);
     std::string Key;
     CachedDecision D;
-    if (Pos == std::string::npos || !parseRecord(L, Key, D)) {
+    bool Old = false;
+    if (Pos == std::string::npos || !parseRecord(L, Key, D, &Old)) {
       if (!Bad++)
         FirstBad = Line;
       continue;
     }
+    Legacy += Old;
     Entries.emplace(std::move(Key), D);
   }
+  if (Legacy)
+    Diags.reportOnce(LogLevel::Warn,
+                     "decision cache '" + Path + "': read " +
+                         std::to_string(Legacy) + " record" +
+                         (Legacy == 1 ? "" : "s") +
+                         " written by an older klaraptor (its checksum used "
+                         "a wrong FNV-1a offset basis; new records use "
+                         "FNV-1a 64); their kernels are keyed by the old "
+                         "spec hash, so those decisions are made again and "
+                         "appended");
   if (Bad)
     Diags.reportOnce(LogLevel::Warn,
                      "decision cache '" + Path + "': skipped " +
@@ -207,13 +254,17 @@ void DecisionCache::store(const std::string &Key, const CachedDecision &D) {
   if (Disabled)
     return;
   Entries.emplace(escape(Key), D);
-  int Fd = ::open(Path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC,
-                  0644);
+  int Fd = ::open(Path.c_str(),
+                  O_RDWR | O_CREAT | O_APPEND | O_NONBLOCK | O_CLOEXEC, 0644);
   if (Fd < 0) {
     Diags.reportOnce(LogLevel::Warn, "cannot write decision cache '" + Path +
                                          "': " + std::strerror(errno) +
                                          "; going on without it");
     Disabled = true;
+    return;
+  }
+  if (!regularFile(Fd)) {
+    ::close(Fd);
     return;
   }
   std::string Out = formatRecord(Key, D);

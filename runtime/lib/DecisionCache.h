@@ -11,8 +11,10 @@
 /// after a header line "klaraptor-cache v1". Appends are one write(2) on an
 /// O_APPEND descriptor under an exclusive flock, so concurrent processes
 /// never interleave or lose records. Lines that fail to parse or whose
-/// checksum differs are skipped with one warning; a file with another header
-/// is neither read nor written.
+/// checksum differs are skipped with one warning (records of an older
+/// klaraptor, whose checksum had a wrong offset basis, are read with one);
+/// a file with another header, or that is not a regular file, is neither
+/// read nor written.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_RUNTIME_DECISIONCACHE_H
 #define KLARAPTOR_RUNTIME_DECISIONCACHE_H
@@ -55,15 +57,21 @@ public:
 
   /// This process's identity: executable path, size and modification time.
   static const std::string &programIdentity();
-  /// FNV-1a 64 of \p S.
+  /// FNV-1a 64 of \p S (offset basis 0xcbf29ce484222325, prime
+  /// 0x100000001b3).
   static uint64_t fnv1a(const std::string &S);
+  /// The checksum records had before it was corrected: FNV-1a 64's steps
+  /// from a wrong offset basis (1469598103934665603). Such records are read
+  /// (with a warning), never written.
+  static uint64_t legacyChecksum(const std::string &S);
   /// The record line for \p Key and \p D, newline included.
   static std::string formatRecord(const std::string &Key,
                                   const CachedDecision &D);
   /// Parses one line (without its newline); false if it is not a valid
-  /// record.
+  /// record. With \p Legacy, a record with the legacy checksum is valid
+  /// too, and *Legacy says so.
   static bool parseRecord(const std::string &Line, std::string &Key,
-                          CachedDecision &D);
+                          CachedDecision &D, bool *Legacy = nullptr);
   /// \p S with control characters and '%' written as %XX.
   static std::string escape(const std::string &S);
 
@@ -76,6 +84,9 @@ private:
   std::unordered_map<std::string, CachedDecision> Entries;
 
   void load();
+  /// Whether \p Fd is a regular file; otherwise disables the cache with a
+  /// warning (a device, FIFO or directory is never read or written).
+  bool regularFile(int Fd);
 };
 
 } // namespace klaraptor

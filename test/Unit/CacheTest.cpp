@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace klaraptor;
@@ -76,4 +77,80 @@ TEST(DecisionCacheTest, SharedBetweenInstances) {
   DecisionCache C(Path, Diags);
   EXPECT_TRUE(C.lookup("k2", Out));
   std::remove(Path.c_str());
+}
+
+TEST(DecisionCacheTest, ChecksumIsFnv1a64) {
+  // The published FNV-1a 64 test vectors.
+  EXPECT_EQ(DecisionCache::fnv1a(""), 0xcbf29ce484222325ull);
+  EXPECT_EQ(DecisionCache::fnv1a("a"), 0xaf63dc4c8601ec8cull);
+  EXPECT_EQ(DecisionCache::fnv1a("foobar"), 0x85944171f73967e8ull);
+  EXPECT_NE(DecisionCache::legacyChecksum("a"), DecisionCache::fnv1a("a"));
+}
+
+TEST(DecisionCacheTest, RecordsOfAnOlderKlaraptorAreReadWithAWarning) {
+  std::string Path = ::testing::TempDir() + "klaraptor-cache-legacy-" +
+                     std::to_string(::getpid());
+  std::string Text = "old-key\t32 1 1\t4 1 1\t7";
+  char Sum[24];
+  std::snprintf(Sum, sizeof(Sum), "%016llx",
+                (unsigned long long)DecisionCache::legacyChecksum(Text));
+  {
+    std::ofstream F(Path);
+    F << DecisionCache::Header << "\n" << Sum << " " << Text << "\n";
+  }
+  std::string Key;
+  CachedDecision Out;
+  std::string Line = std::string(Sum) + " " + Text;
+  EXPECT_FALSE(DecisionCache::parseRecord(Line, Key, Out));
+  bool Legacy = false;
+  EXPECT_TRUE(DecisionCache::parseRecord(Line, Key, Out, &Legacy));
+  EXPECT_TRUE(Legacy);
+  Diagnostics Diags(LogLevel::Warn);
+  std::vector<std::string> Messages;
+  Diags.setSink(
+      [&](LogLevel, const std::string &M) { Messages.push_back(M); });
+  DecisionCache C(Path, Diags);
+  ASSERT_TRUE(C.lookup("old-key", Out));
+  EXPECT_EQ(Out.Block, (Dim3{32, 1, 1}));
+  ASSERT_EQ(Messages.size(), 1u);
+  EXPECT_NE(Messages[0].find("read 1 record written by an older klaraptor"),
+            std::string::npos)
+      << Messages[0];
+  // New records carry the corrected checksum.
+  C.store("new-key", Out);
+  std::ifstream F(Path);
+  std::string L1, L2, L3;
+  std::getline(F, L1);
+  std::getline(F, L2);
+  std::getline(F, L3);
+  Legacy = true;
+  EXPECT_TRUE(DecisionCache::parseRecord(L3, Key, Out, &Legacy));
+  EXPECT_FALSE(Legacy);
+  std::remove(Path.c_str());
+}
+
+TEST(DecisionCacheTest, OnlyRegularFiles) {
+  // A device that never ends, one that is full, a FIFO without a writer and
+  // a directory: a warning, no hang, nothing read or written.
+  std::string Fifo = ::testing::TempDir() + "klaraptor-cache-fifo-" +
+                     std::to_string(::getpid());
+  std::remove(Fifo.c_str());
+  ASSERT_EQ(::mkfifo(Fifo.c_str(), 0600), 0);
+  for (std::string Path :
+       {std::string("/dev/zero"), std::string("/dev/full"), Fifo,
+        ::testing::TempDir()}) {
+    Diagnostics Diags(LogLevel::Warn);
+    std::vector<std::string> Messages;
+    Diags.setSink(
+        [&](LogLevel, const std::string &M) { Messages.push_back(M); });
+    DecisionCache C(Path, Diags);
+    CachedDecision Out;
+    EXPECT_FALSE(C.lookup("k", Out)) << Path;
+    C.store("k", CachedDecision{{32, 1, 1}, {1, 1, 1}, 1});
+    EXPECT_FALSE(C.lookup("k", Out)) << Path;
+    ASSERT_EQ(Messages.size(), 1u) << Path;
+    EXPECT_NE(Messages[0].find("is not a regular file"), std::string::npos)
+        << Messages[0];
+  }
+  std::remove(Fifo.c_str());
 }

@@ -7,7 +7,7 @@ import sys
 
 
 def fnv1a(data):
-    h = 1469598103934665603
+    h = 14695981039346656037  # 0xcbf29ce484222325, the FNV-1a 64 offset basis
     for b in data:
         h ^= b
         h = (h * 1099511628211) & 0xFFFFFFFFFFFFFFFF
