@@ -102,6 +102,12 @@ private:
                       Value *Data, Value *Args, const LaunchDims &Dims,
                       Value *SharedMem, Value *Stream, FunctionCallee Hook,
                       Value *HookArg);
+  /// Calls __klaraptor_rt_launched(\p Info, status) right after the
+  /// launch \p CB (its result is the status): the runtime times the launches
+  /// of its online refinement between the two hooks. After an invoke, at the
+  /// start of its normal destination when that has no other predecessor;
+  /// otherwise not at all (the runtime then does not refine that launch).
+  void callAfterHook(CallBase &CB, AllocaInst *Info);
   void markAndRemark(CallBase &CB, const Twine &What);
   void error(const Function &F, const Twine &Msg, const Instruction *At);
 };
@@ -445,6 +451,20 @@ LaunchDims IOBuilder::callHook(IRBuilder<> &B, AllocaInst *Info, Value *NumData,
   return Out;
 }
 
+void IOBuilder::callAfterHook(CallBase &CB, AllocaInst *Info) {
+  Instruction *At = CB.getNextNode();
+  if (auto *II = dyn_cast<InvokeInst>(&CB)) {
+    BasicBlock *Normal = II->getNormalDest();
+    if (!Normal->getSinglePredecessor())
+      return;
+    At = &*Normal->getFirstInsertionPt();
+  }
+  if (!At)
+    return;
+  IRBuilder<> B(At);
+  B.CreateCall(ABI.launched(), {Info, &CB});
+}
+
 void IOBuilder::markAndRemark(CallBase &CB, const Twine &What) {
   CB.setMetadata(InstrumentedMD, MDNode::get(C, {}));
   Changed = true;
@@ -523,6 +543,7 @@ void IOBuilder::instrumentKnownLaunch(CallBase &CB, Kernel &K) {
   CB.setArgOperand(2, Out.Grid[2]);
   CB.setArgOperand(3, joinCoerced(B, Out.Block[0], Out.Block[1], "block.xy"));
   CB.setArgOperand(4, Out.Block[2]);
+  callAfterHook(CB, Info);
   markAndRemark(CB, "instrumented launch of '" + K.name() + "'");
 }
 
@@ -548,6 +569,7 @@ void IOBuilder::instrumentHandleLaunch(CallBase &CB, Value *Handle) {
     Name = "'" + HF->getName().str() + "'";
   else
     Name = "a kernel known at run time";
+  callAfterHook(CB, Info);
   markAndRemark(CB, "instrumented launch of " + Name + " (by handle)");
 }
 
@@ -572,6 +594,7 @@ void IOBuilder::instrumentDriverLaunches(StringRef Callee) {
       CB->setArgOperand(1 + D, Out.Grid[D]);
       CB->setArgOperand(4 + D, Out.Block[D]);
     }
+    callAfterHook(*CB, Info);
     markAndRemark(*CB, "instrumented driver API launch ('" + Callee + "')");
   }
 }

@@ -65,5 +65,12 @@ FunctionCallee RuntimeABI::launchHandle() const {
 FunctionCallee RuntimeABI::launchCUfunction() const {
   return hook("__klaraptor_rt_launch_cufunction", 2);
 }
+FunctionCallee RuntimeABI::launched() const {
+  LLVMContext &C = M.getContext();
+  return M.getOrInsertFunction(
+      "__klaraptor_rt_launched",
+      FunctionType::get(Type::getVoidTy(C),
+                        {compat::ptrTy(C), Type::getInt32Ty(C)}, false));
+}
 
 } // namespace klaraptor

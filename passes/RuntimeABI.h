@@ -68,6 +68,8 @@ public:
   llvm::FunctionCallee launchHandle() const;
   /// `i32 __klaraptor_rt_launch_cufunction(ptr function, ptr info)`.
   llvm::FunctionCallee launchCUfunction() const;
+  /// `void __klaraptor_rt_launched(ptr info, i32 status)`: after the launch.
+  llvm::FunctionCallee launched() const;
 
 private:
   llvm::Module &M;

@@ -94,6 +94,23 @@ void Config::parseMargin(const char *Value) {
   Margin = M;
 }
 
+void Config::parseRefine(const char *Value) {
+  if (!Value || !*Value)
+    return;
+  std::string V = normalise(Value);
+  if (V == "off") {
+    RefineShapes = 0;
+    return;
+  }
+  if (V.size() == 1 && V[0] >= '0' && V[0] <= char('0' + MaxRefineShapes)) {
+    RefineShapes = unsigned(V[0] - '0');
+    return;
+  }
+  Warnings.push_back(std::string("KLARAPTOR_REFINE '") + Value +
+                     "' is not 0 to " + std::to_string(MaxRefineShapes) +
+                     " or off; using " + std::to_string(DefaultRefineShapes));
+}
+
 Config Config::fromEnvironment() {
   Config C = parse(std::getenv("KLARAPTOR_MODE"), std::getenv("KLARAPTOR_LOG"),
                    std::getenv("KLARAPTOR_LOG_LEVEL"));
@@ -102,6 +119,7 @@ Config Config::fromEnvironment() {
   if (const char *Cache = std::getenv("KLARAPTOR_CACHE"))
     C.CachePath = Cache;
   C.parseMargin(std::getenv("KLARAPTOR_MARGIN"));
+  C.parseRefine(std::getenv("KLARAPTOR_REFINE"));
   return C;
 }
 

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// The runtime reads KLARAPTOR_MODE, KLARAPTOR_LOG, KLARAPTOR_LOG_LEVEL,
-/// KLARAPTOR_CACHE, KLARAPTOR_BENCH and KLARAPTOR_MARGIN once, when it is first used (docs/environment.md). Problems found while
+/// KLARAPTOR_CACHE, KLARAPTOR_BENCH, KLARAPTOR_MARGIN and KLARAPTOR_REFINE once, when it is first used (docs/environment.md). Problems found while
 /// reading them are kept as warnings for the runtime to report.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_RUNTIME_CONFIG_H
@@ -42,6 +42,12 @@ struct Config {
   /// model's resolution; docs/models.md, "Choosing a shape").
   double Margin = DefaultMargin;
   static constexpr double DefaultMargin = 0.02;
+  /// KLARAPTOR_REFINE: the model's best shapes the online refinement times
+  /// on the repeats of a launch (docs/runtime-abi.md, "Online refinement");
+  /// 0 or 1: off.
+  unsigned RefineShapes = DefaultRefineShapes;
+  static constexpr unsigned DefaultRefineShapes = 3;
+  static constexpr unsigned MaxRefineShapes = 3;
   /// Problems with the variables, reported once the diagnostics exist.
   std::vector<std::string> Warnings;
 
@@ -50,6 +56,9 @@ struct Config {
   /// Interprets a KLARAPTOR_MARGIN value into Margin (a fraction in
   /// [0, 1)); anything else keeps the default with a warning.
   void parseMargin(const char *Value);
+  /// Interprets a KLARAPTOR_REFINE value (0 to MaxRefineShapes, or "off")
+  /// into RefineShapes; anything else keeps the default with a warning.
+  void parseRefine(const char *Value);
   /// Interprets the given values; null or empty means unset.
   static Config parse(const char *ModeValue, const char *LogValue,
                       const char *LevelValue);

@@ -33,6 +33,13 @@ CudaApi CudaApi::resolve() {
   lookUp(A.GetErrorString, "cudaGetErrorString");
   lookUp(A.GetLastError, "cudaGetLastError");
   lookUp(A.PeekAtLastError, "cudaPeekAtLastError");
+  lookUp(A.EventCreateWithFlags, "cudaEventCreateWithFlags");
+  lookUp(A.EventRecord, "cudaEventRecord");
+  lookUp(A.EventSynchronize, "cudaEventSynchronize");
+  lookUp(A.EventElapsedTime, "cudaEventElapsedTime");
+  lookUp(A.EventDestroy, "cudaEventDestroy");
+  lookUp(A.EmuEstimateNextLaunch, "klaraptor_emu_estimate_next_launch");
+  lookUp(A.EmuLastLaunchEstimate, "klaraptor_emu_last_launch_estimate");
   lookUp(A.CtxGetDevice, "cuCtxGetDevice");
   lookUp(A.DrvDeviceGetAttribute, "cuDeviceGetAttribute");
   lookUp(A.DrvDeviceGetName, "cuDeviceGetName");

@@ -28,6 +28,16 @@ struct CudaApi {
   const char *(*GetErrorString)(int Error) = nullptr;
   int (*GetLastError)() = nullptr;
   int (*PeekAtLastError)() = nullptr;
+  /// Events, to time the launches of the online refinement.
+  int (*EventCreateWithFlags)(void **Event, unsigned Flags) = nullptr;
+  int (*EventRecord)(void *Event, void *Stream) = nullptr;
+  int (*EventSynchronize)(void *Event) = nullptr;
+  int (*EventElapsedTime)(float *Ms, void *Start, void *End) = nullptr;
+  int (*EventDestroy)(void *Event) = nullptr;
+  /// The emulator's (profiler/emu/cudart, EmuCudart.h): present, the
+  /// refinement times a launch by its estimate instead of events.
+  void (*EmuEstimateNextLaunch)() = nullptr;
+  int (*EmuLastLaunchEstimate)(double *Ns) = nullptr;
   // CUDA driver API.
   int (*CtxGetDevice)(int *Device) = nullptr;
   int (*DrvDeviceGetAttribute)(int *Value, int Attr, int Device) = nullptr;

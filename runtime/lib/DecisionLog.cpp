@@ -71,6 +71,12 @@ std::string DecisionLog::format(const LogEntry &E) {
     std::snprintf(Buf, sizeof(Buf), "%.17g", E.Predicted);
     S += std::string(", \"predicted\": ") + Buf;
   }
+  if (E.Source == DecisionSource::Measured && std::isfinite(E.MeasuredNs)) {
+    char Buf[64];
+    std::snprintf(Buf, sizeof(Buf), "%.17g", E.MeasuredNs);
+    S += std::string(", \"measured_ns\": ") + Buf +
+         ", \"trials\": " + std::to_string(E.Trials);
+  }
   S += ", \"candidates\": " + std::to_string(E.Candidates);
   S += ", \"pid\": " + std::to_string(E.Pid) + "}";
   return S;

@@ -33,6 +33,9 @@ struct LogEntry {
   std::string ModelName;
   bool HavePrediction = false;
   double Predicted = 0;
+  /// Source "measured": the chosen shape's measured ns and the shapes timed.
+  double MeasuredNs = 0;
+  unsigned Trials = 0;
   unsigned Candidates = 0;
   long Pid = 0;
 };

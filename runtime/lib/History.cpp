@@ -19,6 +19,7 @@ const char *spelling(DecisionSource S) {
   case DecisionSource::History: return "history";
   case DecisionSource::Fallback: return "fallback";
   case DecisionSource::Cache: return "cache";
+  case DecisionSource::Measured: return "measured";
   }
   return "?";
 }
@@ -108,6 +109,7 @@ bool History::find(const int64_t *Key, size_t N, uint64_t Hash,
   Out.Tuned = P->D.Tuned;
   Out.Block = P->D.Block;
   Out.Grid = P->D.Grid;
+  Out.Refine = P->D.Refine;
   Out.NewRequest =
       Req && P->Requests.size() < MaxRequestsPerDecision &&
       std::find(P->Requests.begin(), P->Requests.end(), *Req) ==

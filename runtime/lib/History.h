@@ -24,7 +24,9 @@
 namespace klaraptor {
 
 /// Where a decision came from, as the decision log spells it.
-enum class DecisionSource { Model, History, Fallback, Cache };
+enum class DecisionSource { Model, History, Fallback, Cache, Measured };
+
+struct Refinement;
 const char *spelling(DecisionSource S);
 
 /// What the log needs to describe a decision again.
@@ -33,6 +35,10 @@ struct DecisionRecord {
   std::string Reason;    ///< for fallbacks
   std::string ModelName; ///< for model decisions
   double Predicted = 0;  ///< the chosen candidate's prediction
+  /// Source Measured: the chosen shape's measured time (CUDA events on a
+  /// GPU, the emulator's estimate) and how many shapes were timed.
+  double MeasuredNs = 0;
+  unsigned Trials = 0;
   unsigned Candidates = 0; ///< admissible candidates
 };
 
@@ -42,6 +48,10 @@ struct Decision {
   Dim3 Block = {1, 1, 1};
   Dim3 Grid = {1, 1, 1};
   std::shared_ptr<const DecisionRecord> Record;
+  /// Non-null while the decision's online refinement runs: every launch of
+  /// the key goes through it (Runtime::refineLaunch). Owned by the kernel's
+  /// entry.
+  Refinement *Refine = nullptr;
 };
 
 /// A requested launch: grid x y z then block x y z.
@@ -63,6 +73,7 @@ public:
   struct Hit {
     bool Tuned = false;
     Dim3 Block, Grid;
+    Refinement *Refine = nullptr;
     /// Set when a request was given and the decision has not seen it.
     bool NewRequest = false;
   };

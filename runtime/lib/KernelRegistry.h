@@ -11,6 +11,7 @@
 
 #include "ConcurrentPtrMap.h"
 #include "History.h"
+#include "Refinement.h"
 #include "KernelSpec.h"
 #include "klaraptor/klaraptor_rt.h"
 
@@ -49,6 +50,12 @@ struct KernelEntry {
   std::mutex DecideMutex;
   /// Per (device, CUfunction) kernel thread limit, under DecideMutex.
   std::map<std::pair<int, void *>, int> MaxThreads;
+  /// The online refinements of this kernel's decisions (under DecideMutex;
+  /// never freed before the entry, so a decision's pointer stays valid).
+  std::vector<std::unique_ptr<Refinement>> Refinements;
+  /// Refinements per kernel at most (a program with ever-new sizes stops
+  /// refining new ones beyond it).
+  static constexpr size_t MaxRefinements = 4096;
 
   bool usable() const { return Status == KLARAPTOR_OK && Spec.has_value(); }
   /// The name diagnostics use.

@@ -363,6 +363,7 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
     return KLARAPTOR_UNCHANGED;
   const int Device = Devices.currentDevice();
   Key[0] = Device;
+  dropPendingTrial();
   if (Cfg.TheMode == Mode::Profile)
     return profileLaunch(E, Info, CuFunction, Key, KeyLen);
   const uint64_t Hash = History::hash(Key, KeyLen);
@@ -403,13 +404,18 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
     Remember(Hit.Tuned, Hit.Block, Hit.Grid);
     return apply(Hit.Tuned, Hit.Block, Hit.Grid, Info);
   };
-  if (E.Hist.find(Key, KeyLen, Hash, Track ? &Req : nullptr, Hit))
+  if (E.Hist.find(Key, KeyLen, Hash, Track ? &Req : nullptr, Hit)) {
+    if (Hit.Refine)
+      return refineLaunch(E, *Hit.Refine, Info);
     return Reuse();
+  }
 
   // 3. A new decision, made once per key.
   std::unique_lock<std::mutex> Lock(E.DecideMutex);
   if (E.Hist.find(Key, KeyLen, Hash, Track ? &Req : nullptr, Hit)) {
     Lock.unlock();
+    if (Hit.Refine)
+      return refineLaunch(E, *Hit.Refine, Info);
     return Reuse();
   }
   const Dim3 ReqGrid = {Req[0], Req[1], Req[2]};
@@ -422,7 +428,12 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
     admissible(E, Device, Data, CuFunction, Warm, nullptr, Why);
   }
   const auto T0 = std::chrono::steady_clock::now();
-  Decision D = decide(E, Device, Data, ReqGrid, ReqBlock, CuFunction);
+  const bool Refine = canRefine() &&
+                      E.Refinements.size() < KernelEntry::MaxRefinements;
+  std::vector<Refinement::Trial> Ranking;
+  std::string CacheKey;
+  Decision D = decide(E, Device, Data, ReqGrid, ReqBlock, CuFunction,
+                      Refine ? &Ranking : nullptr, &CacheKey);
   if (!Cfg.BenchPath.empty())
     benchDecision(E, Info, CuFunction, Device, Data, D,
                   std::chrono::duration<double, std::nano>(
@@ -432,11 +443,27 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
   const bool Tuned = D.Tuned;
   const Dim3 Block = D.Block, Grid = D.Grid;
   std::shared_ptr<const DecisionRecord> Record = D.Record;
+  // The repeats of this key will time the model's best shapes (this first
+  // launch is the model's choice, untimed: it pays the warm-up).
+  if (Tuned && Ranking.size() >= 2 &&
+      Record->Source == DecisionSource::Model) {
+    auto R = std::make_unique<Refinement>();
+    R->Trials = std::move(Ranking);
+    R->Key.assign(Key, Key + KeyLen);
+    R->Hash = Hash;
+    R->Req = Req;
+    R->Record = Record;
+    R->CacheKey = CacheKey;
+    D.Refine = R.get();
+    E.Refinements.push_back(std::move(R));
+  }
+  const bool Refining = D.Refine != nullptr;
   E.Hist.insert(Key, KeyLen, Hash, std::move(D), Req);
   Lock.unlock();
   logDecision(E, Device, Data, Req, Tuned, Block, Grid, *Record,
               /*Reused=*/false);
-  Remember(Tuned, Block, Grid);
+  if (!Refining)
+    Remember(Tuned, Block, Grid);
   return apply(Tuned, Block, Grid, Info);
 }
 
@@ -587,7 +614,9 @@ void Runtime::benchDecision(KernelEntry &E, klaraptor_launch_info *Info,
 
 Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
                          const Dim3 &ReqGrid, const Dim3 &ReqBlock,
-                         void *CuFunction) {
+                         void *CuFunction,
+                         std::vector<Refinement::Trial> *Ranking,
+                         std::string *CacheKeyOut) {
   const KernelSpec &S = *E.Spec;
   const std::string &Name = E.displayName();
   auto Record = std::make_shared<DecisionRecord>();
@@ -649,24 +678,39 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
                std::to_string(Cfg.Margin) + "|data=";
     for (size_t I = 0; I < S.Data.size(); ++I)
       CacheKey += (I ? "," : "") + std::to_string(Data[I]);
-    CachedDecision C;
-    // Used only if it is still one of the admissible candidates.
-    if (Cache.lookup(CacheKey, C))
+    if (CacheKeyOut)
+      *CacheKeyOut = CacheKey;
+    // A measured decision (the online refinement's), else the model's; used
+    // only if it is still one of the admissible candidates.
+    auto FromCache = [&](const std::string &K, DecisionSource Source) {
+      CachedDecision C;
+      if (!Cache.lookup(K, C))
+        return false;
       for (const Candidate &Cand : Cands)
         if (Cand.Block == C.Block && Cand.Grid == C.Grid) {
           D.Tuned = true;
           D.Block = C.Block;
           D.Grid = C.Grid;
-          Record->Source = DecisionSource::Cache;
+          Record->Source = Source;
           Record->ModelName = M->Name;
-          Record->Predicted = C.Predicted;
-          return D;
+          // A measured record keeps its time where a model's keeps its
+          // prediction.
+          (Source == DecisionSource::Measured ? Record->MeasuredNs
+                                              : Record->Predicted) =
+              C.Predicted;
+          return true;
         }
+      return false;
+    };
+    if (FromCache(refinedCacheKey(CacheKey), DecisionSource::Measured) ||
+        FromCache(CacheKey, DecisionSource::Cache))
+      return D;
   }
 
   klaraptor_candidate KC;
   std::memset(&KC, 0, sizeof(KC));
   KC.size = sizeof(KC);
+  std::vector<double> Predictions(Cands.size(), NAN);
   double Best = 0, RequestPrediction = NAN;
   int BestIndex = -1, RequestIndex = -1;
   bool BestIsRequest = false;
@@ -686,6 +730,7 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
     // Only finite, non-negative predictions count.
     if (!std::isfinite(P) || P < 0)
       continue;
+    Predictions[I] = P;
     bool IsRequest = C.Block == ReqBlock && C.Grid == ReqGrid;
     if (IsRequest) {
       RequestIndex = int(I);
@@ -723,7 +768,179 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
   Record->Predicted = Best;
   if (Cache.enabled())
     Cache.store(CacheKey, CachedDecision{D.Block, D.Grid, Best});
+  if (Ranking) {
+    // The choice, then the others by prediction (enumeration order on a
+    // tie).
+    std::vector<size_t> Order;
+    for (size_t I = 0; I < Cands.size(); ++I)
+      if (int(I) != BestIndex && !std::isnan(Predictions[I]))
+        Order.push_back(I);
+    std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+      return Predictions[A] < Predictions[B];
+    });
+    Order.insert(Order.begin(), size_t(BestIndex));
+    Ranking->clear();
+    for (size_t I = 0; I < Order.size() && I < Cfg.RefineShapes; ++I) {
+      Refinement::Trial T;
+      T.Block = Cands[Order[I]].Block;
+      T.Grid = Cands[Order[I]].Grid;
+      T.Predicted = Predictions[Order[I]];
+      Ranking->push_back(T);
+    }
+  }
   return D;
+}
+
+//===-- Online refinement ---------------------------------------------------===//
+
+namespace {
+/// The trial this thread launched and whose after-launch hook has not come
+/// yet. Plain data: no TLS constructor.
+thread_local Refinement *PendingRefinement = nullptr;
+thread_local unsigned PendingTrial = 0;
+} // namespace
+
+bool Runtime::canRefine() const {
+  if (Cfg.RefineShapes < 2)
+    return false;
+  const CudaApi &A = Devices.api();
+  if (A.EmuEstimateNextLaunch && A.EmuLastLaunchEstimate)
+    return true;
+  return A.EventCreateWithFlags && A.EventRecord && A.EventSynchronize &&
+         A.EventElapsedTime && A.EventDestroy;
+}
+
+void Runtime::dropPendingTrial() {
+  Refinement *R = PendingRefinement;
+  if (!R)
+    return;
+  PendingRefinement = nullptr;
+  std::lock_guard<std::mutex> G(R->M);
+  R->Trials[PendingTrial].Failed = true;
+  Diags.reportOnce(LogLevel::Info,
+                   "a launch site has no after-launch hook (built by an "
+                   "older klaraptor-clang++?); its launches are not refined",
+                   "no after-launch hook");
+}
+
+void Runtime::launched(klaraptor_launch_info *Info, int Status) {
+  Refinement *R = PendingRefinement;
+  if (!R)
+    return;
+  PendingRefinement = nullptr;
+  std::lock_guard<std::mutex> G(R->M);
+  Refinement::Trial &T = R->Trials[PendingTrial];
+  T.Stopped = true;
+  const CudaApi &A = Devices.api();
+  if (Status != 0) {
+    T.Failed = true;
+  } else if (A.EmuEstimateNextLaunch && A.EmuLastLaunchEstimate) {
+    double Ns = NAN;
+    if (A.EmuLastLaunchEstimate(&Ns) == 0 && std::isfinite(Ns) && Ns >= 0)
+      T.Ns = Ns;
+    else
+      T.Failed = true;
+  } else if (!T.Stop || !Info ||
+             A.EventRecord(T.Stop, Info->stream) != 0) {
+    T.Failed = true;
+  }
+}
+
+klaraptor_status Runtime::refineLaunch(KernelEntry &E, Refinement &R,
+                                       klaraptor_launch_info *Info) {
+  std::lock_guard<std::mutex> G(R.M);
+  // No trial so far has a time (no estimate, no after-launch hook, the
+  // launch failed): the others would be launched for nothing.
+  auto HasTime = [](const Refinement::Trial &T) {
+    return !T.Failed && (std::isfinite(T.Ns) || (T.Launched && T.Stopped));
+  };
+  if (!R.Finished && R.Next > 0 &&
+      std::none_of(R.Trials.begin(), R.Trials.begin() + R.Next, HasTime))
+    R.Next = unsigned(R.Trials.size());
+  if (!R.Finished && R.Next < R.Trials.size()) {
+    const unsigned I = R.Next++;
+    Refinement::Trial &T = R.Trials[I];
+    const CudaApi &A = Devices.api();
+    bool Armed = false;
+    if (A.EmuEstimateNextLaunch && A.EmuLastLaunchEstimate) {
+      A.EmuEstimateNextLaunch();
+      Armed = true;
+    } else {
+      // cudaEventDefault: timing events on the launch's stream.
+      if (!T.Start && A.EventCreateWithFlags(&T.Start, 0) != 0)
+        T.Start = nullptr;
+      if (!T.Stop && A.EventCreateWithFlags(&T.Stop, 0) != 0)
+        T.Stop = nullptr;
+      Armed = T.Start && T.Stop && A.EventRecord(T.Start, Info->stream) == 0;
+    }
+    T.Launched = Armed;
+    T.Failed = !Armed;
+    if (Armed) {
+      PendingRefinement = &R;
+      PendingTrial = I;
+    }
+    return apply(true, T.Block, T.Grid, Info);
+  }
+  if (!R.Finished)
+    finishRefinement(E, R);
+  return apply(true, R.Block, R.Grid, Info);
+}
+
+void Runtime::finishRefinement(KernelEntry &E, Refinement &R) {
+  const CudaApi &A = Devices.api();
+  const bool Events = !(A.EmuEstimateNextLaunch && A.EmuLastLaunchEstimate);
+  int BestIndex = -1;
+  unsigned Timed = 0;
+  for (size_t I = 0; I < R.Trials.size(); ++I) {
+    Refinement::Trial &T = R.Trials[I];
+    if (Events && T.Launched && T.Stopped && !T.Failed) {
+      float Ms = 0;
+      // The trial ended before this launch was made: waiting for its stop
+      // event waits for that launch only.
+      if (A.EventSynchronize(T.Stop) == 0 &&
+          A.EventElapsedTime(&Ms, T.Start, T.Stop) == 0 && Ms >= 0)
+        T.Ns = double(Ms) * 1e6;
+      else
+        T.Failed = true;
+    }
+    if (Events) {
+      if (T.Start)
+        A.EventDestroy(T.Start);
+      if (T.Stop)
+        A.EventDestroy(T.Stop);
+      T.Start = T.Stop = nullptr;
+    }
+    if (T.Failed || !std::isfinite(T.Ns))
+      continue;
+    ++Timed;
+    if (BestIndex < 0 || T.Ns < R.Trials[size_t(BestIndex)].Ns)
+      BestIndex = int(I);
+  }
+  R.Finished = true;
+  // Nothing timed (every launch failed, no after-launch hook, no events):
+  // the model's decision stays.
+  const Refinement::Trial &Best = R.Trials[BestIndex < 0 ? 0 : BestIndex];
+  R.Block = Best.Block;
+  R.Grid = Best.Grid;
+  auto Record = std::make_shared<DecisionRecord>(*R.Record);
+  if (BestIndex >= 0) {
+    Record->Source = DecisionSource::Measured;
+    Record->Predicted = Best.Predicted;
+    Record->MeasuredNs = Best.Ns;
+    Record->Trials = Timed;
+    if (!R.CacheKey.empty())
+      Cache.store(refinedCacheKey(R.CacheKey),
+                  CachedDecision{Best.Block, Best.Grid, Best.Ns});
+  }
+  Decision D;
+  D.Tuned = true;
+  D.Block = Best.Block;
+  D.Grid = Best.Grid;
+  D.Record = Record;
+  E.Hist.insert(R.Key.data(), R.Key.size(), R.Hash, D, R.Req);
+  if (BestIndex >= 0)
+    logDecision(E, int(R.Key[0]), R.Key.data() + 1, R.Req, true, Best.Block,
+                Best.Grid, *Record, /*Reused=*/false);
 }
 
 void Runtime::logDecision(KernelEntry &E, int Device, const int64_t *Data,
@@ -741,14 +958,19 @@ void Runtime::logDecision(KernelEntry &E, int Device, const int64_t *Data,
   L.Grid = Tuned ? Grid : L.RequestedGrid;
   L.Block = Tuned ? Block : L.RequestedBlock;
   L.Source = R.Source;
-  const bool Modelled =
-      R.Source == DecisionSource::Model || R.Source == DecisionSource::Cache;
+  const bool Modelled = R.Source == DecisionSource::Model ||
+                        R.Source == DecisionSource::Cache ||
+                        R.Source == DecisionSource::Measured;
   if (Reused && Modelled)
     L.Source = DecisionSource::History;
   L.Reason = R.Reason;
   L.ModelName = R.ModelName;
-  L.HavePrediction = Modelled;
+  // A measured decision read from the cache has no prediction of its own.
+  L.HavePrediction = Modelled && (R.Source != DecisionSource::Measured ||
+                                  R.Predicted > 0);
   L.Predicted = R.Predicted;
+  L.MeasuredNs = R.MeasuredNs;
+  L.Trials = R.Trials;
   L.Candidates = R.Candidates;
   L.Pid = long(::getpid());
   Log.write(L);

@@ -116,8 +116,34 @@ private:
                       std::vector<const char *> &Names,
                       std::vector<klaraptor_candidate> &Out,
                       klaraptor_profile_launch &L);
+  /// The decision for a new key; with \p Ranking, a fresh model decision
+  /// also gives the model's best shapes (its choice first, then by
+  /// prediction; at most Cfg.RefineShapes) for the online refinement.
   Decision decide(KernelEntry &E, int Device, const int64_t *Data,
-                  const Dim3 &ReqGrid, const Dim3 &ReqBlock, void *CuFunction);
+                  const Dim3 &ReqGrid, const Dim3 &ReqBlock, void *CuFunction,
+                  std::vector<Refinement::Trial> *Ranking = nullptr,
+                  std::string *CacheKeyOut = nullptr);
+  /// Whether launches can be timed here (events, or the emulator's
+  /// estimate) and KLARAPTOR_REFINE asks for two shapes or more.
+  bool canRefine() const;
+  /// A repeat of a key under refinement: the next trial's shape, timed
+  /// until the after-launch hook; once every trial was launched, the
+  /// fastest (finishRefinement).
+  klaraptor_status refineLaunch(KernelEntry &E, Refinement &R,
+                                klaraptor_launch_info *Info);
+  /// Reads the trials' times, keeps the fastest, replaces the decision in
+  /// the history, persists and logs it. R.M is held.
+  void finishRefinement(KernelEntry &E, Refinement &R);
+  /// A trial left pending by this thread's previous launch (its site has no
+  /// after-launch hook) is given up.
+  void dropPendingTrial();
+
+public:
+  /// __klaraptor_rt_launched: ends the timing of this thread's pending
+  /// trial, if any.
+  void launched(klaraptor_launch_info *Info, int Status);
+
+private:
   void logDecision(KernelEntry &E, int Device, const int64_t *Data,
                    const Request &Req, bool Tuned, const Dim3 &Block,
                    const Dim3 &Grid, const DecisionRecord &R, bool Reused);

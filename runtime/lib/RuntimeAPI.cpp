@@ -65,6 +65,13 @@ klaraptor_status __klaraptor_rt_launch_cufunction(void *function,
   }
 }
 
+void __klaraptor_rt_launched(klaraptor_launch_info *info, int status) {
+  try {
+    Runtime::global().launched(info, status);
+  } catch (...) {
+  }
+}
+
 klaraptor_status klaraptor_register_model(const char *kernel,
                                           const klaraptor_model *model) {
   try {

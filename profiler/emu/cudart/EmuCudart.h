@@ -29,6 +29,18 @@ int klaraptor_emu_set_launch_observer(klaraptor_emu_launch_observer fn,
  * profile named by KLARAPTOR_EMU_DEVICE could not be loaded. */
 const char *klaraptor_emu_device_profile(void);
 
+/** Asks for the time estimate of this thread's next kernel launch (one
+ * SM's wave of blocks, traced, as profiling estimates; docs/timing.md):
+ * the runtime's online refinement times its trials with it on the emulator
+ * (docs/runtime-abi.md, "Online refinement"). */
+void klaraptor_emu_estimate_next_launch(void);
+
+/** The estimate, in ns, of this thread's last launch made after
+ * klaraptor_emu_estimate_next_launch: returns 0 and sets *ns, or -1 when
+ * there is none (no request, the launch failed or did not run, no timing
+ * parameters for the device). Each request answers once. */
+int klaraptor_emu_last_launch_estimate(double *ns);
+
 /** klaraptor_emu_sweep flag: only the time estimate (one SM's wave of
  * blocks, traced), no metrics; the records carry no counts. Without it each
  * shape runs the whole grid with metrics and the estimate. */

@@ -22,6 +22,7 @@
 #include "backend/EmuBackend.h"
 
 #include <algorithm>
+#include <utility>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -1030,7 +1031,26 @@ bool Runtime::estimateMeasured(const LaunchRequest &R, const Measured &M,
                                    R.DynamicShared, 0, E, Why);
 }
 
+thread_local bool Runtime::EstimateRequested = false;
+thread_local double Runtime::LastEstimateNs = -1;
+
+void Runtime::estimateNextLaunch() {
+  EstimateRequested = true;
+  LastEstimateNs = -1;
+}
+
+bool Runtime::lastLaunchEstimate(double &Ns) {
+  if (!(LastEstimateNs >= 0))
+    return false;
+  Ns = std::exchange(LastEstimateNs, -1);
+  return true;
+}
+
 cudaError_t Runtime::launch(const LaunchRequest &R) {
+  // klaraptor_emu_estimate_next_launch: this launch is traced and
+  // estimated for the caller (the runtime's online refinement).
+  const bool EstimateForCaller = std::exchange(EstimateRequested, false);
+  LastEstimateNs = -1;
   if (cudaError_t S = sticky())
     return S;
   if (cudaError_t C = checkLaunch(R))
@@ -1055,19 +1075,29 @@ cudaError_t Runtime::launch(const LaunchRequest &R) {
   emu::LaunchResult Res;
   {
     std::lock_guard<std::mutex> G(LaunchMutex);
-    Res = runMeasured(R, WantMetrics, WantMetrics || Explain, M);
+    Res = runMeasured(R, WantMetrics, WantMetrics || Explain ||
+                                          EstimateForCaller,
+                      M);
   }
   cudaError_t E = cudaSuccess;
   switch (Res.Status) {
   case emu::LaunchStatus::Ok:
     if (Explain)
       explainOwn(R, M.Trace.get(), M.Prog, ExplainText, BestNs);
+    if (EstimateForCaller && !WantMetrics) {
+      timing::LaunchEstimate Est;
+      std::string Why;
+      if (estimateMeasured(R, M, Est, Why))
+        LastEstimateNs = Est.Ns;
+    }
     if (WantMetrics) {
       timing::LaunchEstimate Est;
       std::string Why;
       bool HaveEstimate = estimateMeasured(R, M, Est, Why);
       if (M.Trace && !HaveEstimate)
         note("warning: no time estimate for kernel '" + F.Name + "': " + Why);
+      if (HaveEstimate && EstimateForCaller)
+        LastEstimateNs = Est.Ns;
       report(R, M.Metrics, M.Seconds, HaveEstimate ? &Est : nullptr);
     }
     return cudaSuccess;

@@ -133,6 +133,10 @@ int reportUnsupported(const char *Call, bool Driver);
 
 class Runtime {
 public:
+  /// klaraptor_emu_estimate_next_launch / klaraptor_emu_last_launch_estimate
+  /// (EmuCudart.h).
+  static void estimateNextLaunch();
+  static bool lastLaunchEstimate(double &Ns);
   /// The process's runtime; never destroyed (exit handlers may still call).
   static Runtime &get();
 
@@ -232,6 +236,10 @@ public:
   void reset();
 
 private:
+  /// This thread's klaraptor_emu_estimate_next_launch request and the
+  /// estimate that answered it (-1: none).
+  static thread_local bool EstimateRequested;
+  static thread_local double LastEstimateNs;
   Runtime();
   bool ensureLoaded(FatbinRecord &R);
   /// What one executed launch left: metrics, its one-SM trace, host time.

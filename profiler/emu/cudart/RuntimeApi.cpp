@@ -991,6 +991,14 @@ API int klaraptor_emu_sweep(const void *function, void *const *args,
   return Rc;
 }
 
+API void klaraptor_emu_estimate_next_launch(void) {
+  Runtime::estimateNextLaunch();
+}
+
+API int klaraptor_emu_last_launch_estimate(double *ns) {
+  return ns && Runtime::lastLaunchEstimate(*ns) ? 0 : -1;
+}
+
 API const char *klaraptor_emu_device_profile(void) {
   const devices::DeviceProfile *D = Runtime::get().device();
   return D ? D->Id.c_str() : nullptr;

@@ -94,6 +94,15 @@ klaraptor_status __klaraptor_rt_launch_handle(const void *handle,
 klaraptor_status __klaraptor_rt_launch_cufunction(void *function,
                                                   klaraptor_launch_info *info);
 
+/**
+ * The hook right after an instrumented launch: `info` is the structure the
+ * launch hook was given (grid and block as launched), `status` the launch
+ * call's result (cudaError_t / CUresult; 0: launched). The runtime ends the
+ * timing of an online-refinement trial here (docs/runtime-abi.md, "Online
+ * refinement"); for any other launch it returns at once.
+ */
+void __klaraptor_rt_launched(klaraptor_launch_info *info, int status);
+
 /* ---- user API ---------------------------------------------------------- */
 
 /** What a model is told about the device it predicts for. */

@@ -29,6 +29,7 @@ extern "C" klaraptor_status __klaraptor_rt_launch(const klaraptor_kernel_desc *,
                                                   klaraptor_launch_info *) {
   return KLARAPTOR_UNCHANGED;
 }
+extern "C" void __klaraptor_rt_launched(klaraptor_launch_info *, int) {}
 
 int main() {
   using klaraptor::IntType;

@@ -124,6 +124,10 @@ klaraptor_status __klaraptor_rt_launch_handle(const void *H,
   return decide(I, St ? nullptr : Data, St ? 0 : K->num_data);
 }
 
+void __klaraptor_rt_launched(klaraptor_launch_info *I, int Status) {
+  std::printf("launched status=%d stream=%p\n", Status, I ? I->stream : nullptr);
+}
+
 klaraptor_status __klaraptor_rt_launch_cufunction(void *F,
                                                   klaraptor_launch_info *I) {
   std::printf("hook-cufunction f=%p", F);
