@@ -98,7 +98,9 @@
 ; CHECK-NEXT:    [[Y:%[0-9]+]] = zext i32 %launch.block.y to i64
 ; CHECK-NEXT:    [[YS:%[0-9]+]] = shl i64 [[Y]], 32
 ; CHECK-NEXT:    %block.xy = or i64 [[YS]], [[X]]
-; CHECK-NEXT:    call noundef i32 @cudaLaunchKernel(ptr noundef @_Z20__device_stub__saxpyPfPKffi, i64 %grid.xy, i32 %launch.grid.z, i64 %block.xy, i32 %launch.block.z, ptr noundef [[ARGS]], i64 noundef [[SHMEM]], ptr noundef [[STREAM]]), !klaraptor.instrumented
+; CHECK-NEXT:    [[RC:%[0-9]+]] = call noundef i32 @cudaLaunchKernel(ptr noundef @_Z20__device_stub__saxpyPfPKffi, i64 %grid.xy, i32 %launch.grid.z, i64 %block.xy, i32 %launch.block.z, ptr noundef [[ARGS]], i64 noundef [[SHMEM]], ptr noundef [[STREAM]]), !klaraptor.instrumented
+; The after-launch hook, with the same info and the launch's result.
+; CHECK-NEXT:    call void @__klaraptor_rt_launched(ptr %klaraptor.info, i32 [[RC]])
 
 ; CHECK-LABEL: define dso_local void @_Z20__device_stub__plainPi(
 ; CHECK-NOT:     klaraptor
