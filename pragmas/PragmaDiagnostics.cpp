@@ -46,6 +46,11 @@ const DiagInfo Table[] = {
      "invalid integer literal '%0' in '#pragma klaraptor'"},
     {PragmaDiag::LiteralTooLarge, Error,
      "integer literal '%0' is too large for a 64-bit signed integer"},
+    {PragmaDiag::ExpressionTooDeep, Error,
+     "expression nested too deeply: more than %0 levels of parentheses, "
+     "calls and unary operators"},
+    {PragmaDiag::ExpressionTooLong, Error,
+     "expression too long: more than %0 operators and operands"},
     {PragmaDiag::UnknownFunction, Error,
      "unknown function '%0'; expected 'ceildiv', 'min' or 'max'"},
     {PragmaDiag::ExpectedCallParen, Error,

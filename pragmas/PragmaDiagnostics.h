@@ -29,6 +29,8 @@ enum class PragmaDiag {
   UnsupportedOperator,
   InvalidLiteral,
   LiteralTooLarge,
+  ExpressionTooDeep,
+  ExpressionTooLong,
   UnknownFunction,
   ExpectedCallParen,
   WrongArity,

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "PragmaParser.h"
 
+#include "clang/Lex/LiteralSupport.h"
+
 #include "clang/Basic/TokenKinds.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/APInt.h"
@@ -255,6 +257,17 @@ bool PragmaParser::parseCandidateValue(std::vector<uint32_t> &Dims) {
   return true;
 }
 
+/// A diagnostics engine that drops everything: clang's literal parser
+/// reports to it, the pragma parser reports its own, located error.
+static clang::DiagnosticsEngine &quietDiagnostics() {
+  static clang::DiagnosticsEngine D(
+      llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs>(new clang::DiagnosticIDs),
+      llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions>(
+          new clang::DiagnosticOptions),
+      new clang::IgnoringDiagConsumer, /*ShouldOwnClient=*/true);
+  return D;
+}
+
 bool PragmaParser::literalValue(const Token &T, unsigned MaxBits,
                                 uint64_t &Value, bool &TooLarge) {
   TooLarge = false;
@@ -263,13 +276,20 @@ bool PragmaParser::literalValue(const Token &T, unsigned MaxBits,
   llvm::StringRef S = PP.getSpelling(T, Buffer, &Invalid);
   if (Invalid)
     return false;
-  // Integer suffixes (u, l, ll, z and their combinations) do not change the
-  // value: every expression is evaluated in 64-bit signed arithmetic.
-  S = S.rtrim("uUlLzZ");
-  llvm::APInt V;
-  if (S.empty() || S.getAsInteger(0, V))
+  // The language's own rules (clang's literal parser, without its
+  // diagnostics: the caller reports): an integer literal with a valid
+  // suffix (u, l, ll and their combinations; z and uz only in C++23).
+  // Suffixes do not change the value: every expression is evaluated in
+  // 64-bit signed arithmetic.
+  clang::NumericLiteralParser Literal(S, T.getLocation(), PP.getSourceManager(),
+                                     PP.getLangOpts(), PP.getTargetInfo(),
+                                     quietDiagnostics());
+  if (Literal.hadError || !Literal.isIntegerLiteral() || Literal.hasUDSuffix() ||
+      (Literal.isSizeT && !PP.getLangOpts().CPlusPlus23) ||
+      Literal.isBitInt || Literal.MicrosoftInteger)
     return false;
-  if (V.getActiveBits() > MaxBits) {
+  llvm::APInt V(128, 0);
+  if (Literal.GetIntegerValue(V) || V.getActiveBits() > MaxBits) {
     TooLarge = true;
     Value = 0;
     return true;
@@ -317,7 +337,29 @@ bool PragmaParser::rejectUnsupported(const Token &T) {
   }
 }
 
-std::unique_ptr<PragmaExpr> PragmaParser::parseExpr() { return parseBinary(1); }
+bool PragmaParser::enter(SourceLocation Loc, bool Nested) {
+  if (++ExprNodes > MaxExprNodes) {
+    diag(Loc, PragmaDiag::ExpressionTooLong) << MaxExprNodes;
+    return false;
+  }
+  if (Nested && ++ExprDepth > MaxExprDepth) {
+    diag(Loc, PragmaDiag::ExpressionTooDeep) << MaxExprDepth;
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<PragmaExpr> PragmaParser::parseExpr() {
+  // Each top-level expression (a data value, a grid or where expression)
+  // counts its own nodes; the depth unwinds as the parse returns.
+  const bool TopLevel = ExprDepth == 0;
+  if (TopLevel)
+    ExprNodes = 0;
+  auto E = parseBinary(1);
+  if (TopLevel)
+    ExprDepth = 0;
+  return E;
+}
 
 std::unique_ptr<PragmaExpr> PragmaParser::parseBinary(int MinPrecedence) {
   auto L = parseUnary();
@@ -329,6 +371,8 @@ std::unique_ptr<PragmaExpr> PragmaParser::parseBinary(int MinPrecedence) {
     if (P == 0 || P < MinPrecedence)
       break;
     SourceLocation OpLoc = cur().getLocation();
+    if (!enter(OpLoc, /*Nested=*/false))
+      return nullptr;
     advance();
     // Left-associative: the right operand binds tighter operators only.
     auto R = parseBinary(P + 1);
@@ -346,17 +390,22 @@ std::unique_ptr<PragmaExpr> PragmaParser::parseBinary(int MinPrecedence) {
 }
 
 std::unique_ptr<PragmaExpr> PragmaParser::parseUnary() {
-  if (at(tok::plus)) {
-    advance();
-    return parseUnary();
-  }
-  if (at(tok::minus) || at(tok::exclaim)) {
+  if (at(tok::plus) || at(tok::minus) || at(tok::exclaim)) {
+    if (!enter(cur().getLocation(), /*Nested=*/true))
+      return nullptr;
+    // Unary plus changes nothing: it leaves no node.
+    if (consume(tok::plus)) {
+      auto A = parseUnary();
+      --ExprDepth;
+      return A;
+    }
     auto U = std::make_unique<PragmaExpr>();
     U->K = PragmaExpr::Kind::Unary;
     U->Op = at(tok::minus) ? Expr::Op::Neg : Expr::Op::Not;
     U->Loc = cur().getLocation();
     advance();
     auto A = parseUnary();
+    --ExprDepth;
     if (!A)
       return nullptr;
     U->Args.push_back(std::move(A));
@@ -369,6 +418,21 @@ std::unique_ptr<PragmaExpr> PragmaParser::parsePrimary() {
   const Token &T = cur();
   auto E = std::make_unique<PragmaExpr>();
   E->Loc = T.getLocation();
+  // A parenthesis or a call ("name(") opens a level.
+  const bool Nests =
+      T.is(tok::l_paren) || (T.is(tok::identifier) && Pos + 1 < Toks.size() &&
+                             Toks[Pos + 1].is(tok::l_paren));
+  if (!enter(T.getLocation(), Nests))
+    return nullptr;
+  // The level a parenthesis or a call opened closes when it is parsed.
+  struct Leave {
+    unsigned &Depth;
+    bool Active;
+    ~Leave() {
+      if (Active)
+        --Depth;
+    }
+  } L{ExprDepth, Nests};
 
   if (T.is(tok::numeric_constant)) {
     uint64_t V = 0;

@@ -78,6 +78,17 @@ private:
   bool parseCandidates(ParsedPragma &Into, clang::SourceLocation LParen);
   bool parseCandidateValue(std::vector<uint32_t> &Dims);
 
+  /// Expression limits, so that every later pass over the tree (the
+  /// resolver, the spec encoder, the evaluators) recurses a bounded depth:
+  /// parentheses, calls and unary operators nest at most MaxExprDepth deep,
+  /// and one expression has at most MaxExprNodes operators and operands.
+  static constexpr unsigned MaxExprDepth = 64;
+  static constexpr unsigned MaxExprNodes = 256;
+  unsigned ExprDepth = 0, ExprNodes = 0;
+  /// Counts one more node (and, with \p Nested, one more level) at \p Loc;
+  /// false with an error once a limit is passed.
+  bool enter(clang::SourceLocation Loc, bool Nested);
+
   std::unique_ptr<PragmaExpr> parseExpr();
   std::unique_ptr<PragmaExpr> parseBinary(int MinPrecedence);
   std::unique_ptr<PragmaExpr> parseUnary();

@@ -272,6 +272,28 @@ private:
   size_t Pos = 0;
   std::string Err;
 
+  /// Bounds on what is parsed, so that nothing recursing over the tree
+  /// later (or this parser) runs out of stack on a malformed spec: the
+  /// plugin writes at most 256 nodes per expression, every binary and unary
+  /// node in parentheses (docs/spec-format.md).
+  static constexpr unsigned MaxDepth = 300, MaxNodes = 1024;
+  unsigned Depth = 0, Nodes = 0;
+  /// One more node, and with \p Nested one more level; false (failed) past
+  /// a bound. The caller undoes the level with --Depth.
+  bool enter(bool Nested) {
+    if (++Nodes > MaxNodes) {
+      fail("expression too long (more than " + std::to_string(MaxNodes) +
+           " nodes)");
+      return false;
+    }
+    if (Nested && ++Depth > MaxDepth) {
+      fail("expression nested too deeply (more than " +
+           std::to_string(MaxDepth) + " levels)");
+      return false;
+    }
+    return true;
+  }
+
   void fail(const std::string &M) {
     if (Err.empty())
       Err = M + " at column " + std::to_string(Column0 + Pos + 1);
@@ -348,19 +370,20 @@ private:
     return L;
   }
   std::unique_ptr<Expr> parseUnary() {
-    if (eat("-")) {
-      auto A = parseUnary();
-      return A ? Expr::unary(Expr::Op::Neg, std::move(A)) : nullptr;
-    }
-    if (eat("!")) {
-      auto A = parseUnary();
-      return A ? Expr::unary(Expr::Op::Not, std::move(A)) : nullptr;
-    }
+    for (auto [Tok, O] : {std::make_pair("-", Expr::Op::Neg),
+                          std::make_pair("!", Expr::Op::Not)})
+      if (eat(Tok)) {
+        if (!enter(/*Nested=*/true))
+          return nullptr;
+        auto A = parseUnary();
+        --Depth;
+        return A ? Expr::unary(O, std::move(A)) : nullptr;
+      }
     return parsePrimary();
   }
   std::unique_ptr<Expr> combine(Expr::Op O, std::unique_ptr<Expr> L,
                                 std::unique_ptr<Expr> R) {
-    if (!L || !R)
+    if (!L || !R || !enter(/*Nested=*/false))
       return nullptr;
     return Expr::binary(O, std::move(L), std::move(R));
   }
@@ -372,7 +395,10 @@ private:
     }
     char C = T[Pos];
     if (eat("(")) {
+      if (!enter(/*Nested=*/true))
+        return nullptr;
       auto E = parseOr();
+      --Depth;
       if (E && !eat(")")) {
         fail("expected ')'");
         return nullptr;
@@ -434,6 +460,8 @@ private:
           fail("expected '(' after '" + Name + "'");
           return nullptr;
         }
+        if (!enter(/*Nested=*/true))
+          return nullptr;
         std::vector<std::unique_ptr<Expr>> Args;
         do {
           auto A = parseOr();
@@ -441,6 +469,7 @@ private:
             return nullptr;
           Args.push_back(std::move(A));
         } while (eat(","));
+        --Depth;
         if (!eat(")")) {
           fail("expected ')' after the arguments of '" + Name + "'");
           return nullptr;

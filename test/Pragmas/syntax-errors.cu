@@ -169,6 +169,27 @@ __global__ void k36(int n) {}
 #pragma klaraptor data(N = n) block(bx) grid(N / 9223372036854775808)
 __global__ void k37(int n) {}
 
+// Suffixes as C++ has them (u, l, ll and their combinations; z and uz only
+// from C++23 on): anything else is not an integer literal.
+// expected-error@+1 {{invalid integer literal '1lll' in '#pragma klaraptor'}}
+#pragma klaraptor data(N = n) block(bx) grid(N + 1lll)
+__global__ void k37a(int n) {}
+
+// expected-error@+1 {{invalid integer literal '1z' in '#pragma klaraptor'}}
+#pragma klaraptor data(N = n) block(bx) grid(N + 1z)
+__global__ void k37b(int n) {}
+
+// expected-error@+1 {{invalid integer literal '1uz' in '#pragma klaraptor'}}
+#pragma klaraptor data(N = n) block(bx) grid(N + 1uz)
+__global__ void k37c(int n) {}
+
+// expected-error@+1 {{invalid integer literal '2lL' in '#pragma klaraptor'}}
+#pragma klaraptor data(N = n) block(bx) grid(N + 2lL)
+__global__ void k37d(int n) {}
+
+#pragma klaraptor data(N = n) block(bx) grid(N / 2ull + 1LLU + 3uL + 0x10l)
+__global__ void k37e(int n) {}
+
 // expected-error@+1 {{expected an expression}}
 #pragma klaraptor data(N = n) block(bx) where(bx < "64") grid(N)
 __global__ void k38(int n) {}

@@ -236,6 +236,49 @@ TEST(SpecParser, ExpressionErrorsGiveColumnsOfTheLine) {
             "spec line 5: expected an expression at column 1");
 }
 
+TEST(SpecParser, DepthAndLengthAreBounded) {
+  const std::string Head = "klaraptor v1\nkernel k\ndata N 1\nblock bx\n";
+  // 300 levels parse; one more is an error, not a stack overflow, and so
+  // are 100000 (parentheses, unary operators, calls).
+  auto Nested = [&](unsigned Levels, const std::string &Open,
+                    const std::string &Close) {
+    std::string E;
+    for (unsigned I = 0; I < Levels; ++I)
+      E += Open;
+    E += "N";
+    for (unsigned I = 0; I < Levels; ++I)
+      E += Close;
+    return Head + "grid " + E + "\n";
+  };
+  std::string Err;
+  EXPECT_TRUE(parseKernelSpec(Nested(300, "(", ")"), Err)) << Err;
+  for (unsigned Levels : {301u, 100000u}) {
+    EXPECT_NE(parseError(Nested(Levels, "(", ")"))
+                  .find("expression nested too deeply (more than 300 levels)"),
+              std::string::npos);
+    EXPECT_NE(parseError(Nested(Levels, "-", ""))
+                  .find("expression nested too deeply"),
+              std::string::npos);
+    EXPECT_NE(parseError(Nested(Levels, "min(", ")"))
+                  .find("expression nested too deeply"),
+              std::string::npos);
+  }
+  // 1024 nodes parse; a longer chain (no nesting at all) is an error.
+  auto Chain = [&](unsigned Terms) {
+    std::string E = "N";
+    for (unsigned I = 1; I < Terms; ++I)
+      E += " + 1";
+    return Head + "grid " + E + "\n";
+  };
+  EXPECT_TRUE(parseKernelSpec(Chain(1024), Err)) << Err;
+  EXPECT_NE(parseError(Chain(1026)).find("expression too long (more than "
+                                         "1024 nodes)"),
+            std::string::npos)
+      << parseError(Chain(1026));
+  EXPECT_NE(parseError(Chain(200000)).find("expression too long"),
+            std::string::npos);
+}
+
 TEST(SpecEvaluator, ArithmeticFollowsC) {
   EXPECT_EQ(evalOk("1 + 2 * 3"), 7);
   EXPECT_EQ(evalOk("(1 + 2) * 3"), 9);
