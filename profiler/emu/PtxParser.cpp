@@ -193,8 +193,22 @@ private:
     return true;
   }
 
+  /// The most registers one `.reg ... %r<N>` declares, and nesting levels
+  /// of a constant expression (its parser recurses).
+  static constexpr uint64_t MaxRegisterRange = 1u << 16;
+  /// The most registers one function declares (every thread of a block gets
+  /// them all: 1024 threads x 65536 x 8 bytes is already 512 MiB).
+  static constexpr uint64_t MaxFunctionRegisters = 1u << 16;
+  /// The most elements of one array variable (the emulator lays frames and
+  /// shared memory out with 32-bit offsets).
+  static constexpr uint64_t MaxArrayElements = 1u << 28;
+  uint64_t FunctionRegisters = 0;
+  static constexpr unsigned MaxConstExprDepth = 64;
+  unsigned ConstExprDepth = 0;
   bool parseConstExpr(int64_t &V);
   bool parsePrimaryExpr(int64_t &V);
+  /// `-x`, `~x` or `(x)` (parsePrimaryExpr counts the level).
+  bool parseNestedExpr(int64_t &V);
   bool parseVarDecl(VarDecl &D, bool InParams);
   bool parseInitializer(VarDecl &D);
   /// The `<N>` register range and `[N]...` array dimensions after a
@@ -212,6 +226,24 @@ private:
 } // namespace
 
 bool Parser::parsePrimaryExpr(int64_t &V) {
+  if (tok().is('-') || tok().is('~') || tok().is('(')) {
+    if (ConstExprDepth >= MaxConstExprDepth)
+      return fail("constant expression nested more than " +
+                  std::to_string(MaxConstExprDepth) + " levels deep");
+    ++ConstExprDepth;
+    bool Ok = parseNestedExpr(V);
+    --ConstExprDepth;
+    return Ok;
+  }
+  if (tok().Kind == TokKind::Int) {
+    V = int64_t(tok().IntVal);
+    next();
+    return true;
+  }
+  return fail("expected a constant expression, found " + describe(tok()));
+}
+
+bool Parser::parseNestedExpr(int64_t &V) {
   if (tok().is('-')) {
     next();
     if (!parsePrimaryExpr(V))
@@ -226,18 +258,10 @@ bool Parser::parsePrimaryExpr(int64_t &V) {
     V = ~V;
     return true;
   }
-  if (tok().is('(')) {
-    next();
-    if (!parseConstExpr(V))
-      return false;
-    return expect(')');
-  }
-  if (tok().Kind == TokKind::Int) {
-    V = int64_t(tok().IntVal);
-    next();
-    return true;
-  }
-  return fail("expected a constant expression, found " + describe(tok()));
+  next(); // '('
+  if (!parseConstExpr(V))
+    return false;
+  return expect(')');
 }
 
 bool Parser::parseConstExpr(int64_t &V) {
@@ -354,6 +378,11 @@ bool Parser::parseNameSuffix(VarDecl &D) {
       return false;
     if (!expect('>'))
       return false;
+    // ptxas rejects a negative or zero count; the bound keeps a typo such as
+    // %f<2000000000> from making every thread allocate gigabytes.
+    if (N == 0 || N > MaxRegisterRange)
+      return fail("register range <" + std::to_string(int64_t(N)) +
+                  "> must be 1 to " + std::to_string(MaxRegisterRange));
     D.RangeCount = unsigned(N);
   }
   while (tok().is('[')) {
@@ -369,9 +398,21 @@ bool Parser::parseNameSuffix(VarDecl &D) {
     if (N <= 0)
       return fail("array dimension must be positive");
     D.Dims.push_back(uint64_t(N));
+    uint64_t Elements = 1;
+    for (uint64_t X : D.Dims)
+      if (X && (Elements = Elements * X) > MaxArrayElements)
+        break;
+    if (uint64_t(N) > MaxArrayElements || Elements > MaxArrayElements)
+      return fail("array of more than " + std::to_string(MaxArrayElements) +
+                  " elements");
     if (!expect(']'))
       return false;
   }
+  if (D.S == Space::Reg &&
+      (FunctionRegisters += D.RangeCount ? D.RangeCount : 1) >
+          MaxFunctionRegisters)
+    return fail("more than " + std::to_string(MaxFunctionRegisters) +
+                " registers declared in one function");
   return true;
 }
 
@@ -478,6 +519,7 @@ bool Parser::parseParamList(std::vector<VarDecl> &Out) {
 }
 
 bool Parser::parseFunction(Module &M, bool Visible, bool Extern, bool Weak) {
+  FunctionRegisters = 0;
   Function F;
   F.Line = tok().Line;
   F.IsEntry = tok().isWord(".entry");

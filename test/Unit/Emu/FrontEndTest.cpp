@@ -149,12 +149,37 @@ TEST(FrontEnd, SyntaxErrors) {
       {".global .f32 x[2] = {1.0, 2.0, 3.0};\n", "ptx:4: too many initializers for 'x'"},
       {".visible .entry k(.param .u32 a\n{\n}\n", "ptx:5: expected ',' or ')' in parameter list, found '{'"},
       {".visible .entry k()\n{\n  mov.u32 %r1, 0f3F80;\n}\n", "ptx:6: malformed floating-point constant '0f3F80'"},
+      // Loader limits: a register range that ptxas rejects or that would
+      // make every thread allocate gigabytes, too many registers in one
+      // function, a huge array, a constant expression nested without end.
+      {".visible .entry k()\n{\n  .reg .f32 %f<2000000000>;\n}\n", "ptx:6: register range <2000000000> must be 1 to 65536"},
+      {".visible .entry k()\n{\n  .reg .b64 %rd<-1>;\n}\n", "ptx:6: register range <-1> must be 1 to 65536"},
+      {".visible .entry k()\n{\n  .reg .b64 %rd<0>;\n}\n", "ptx:6: register range <0> must be 1 to 65536"},
+      {".visible .entry k()\n{\n  .reg .b32 %r<40000>;\n  .reg .b32 %s<40000>;\n}\n", "ptx:7: more than 65536 registers declared in one function"},
+      {".visible .entry k()\n{\n  .local .b8 a[4294967296];\n}\n", "ptx:6: array of more than 268435456 elements"},
+      {".visible .entry k()\n{\n  .local .b8 a[65536][65536];\n}\n", "ptx:6: array of more than 268435456 elements"},
   };
   for (auto &C : Cases) {
     std::string Err;
     auto M = Module::load(ptxHeader() + C.Body, Err);
     EXPECT_FALSE(M) << C.Body;
     EXPECT_EQ(Err, C.Error) << C.Body;
+  }
+  // 100000 nested parentheses or signs in a constant: an error, not a stack
+  // overflow.
+  for (const char *Open : {"(", "-", "~"}) {
+    std::string Expr;
+    for (int I = 0; I < 100000; ++I)
+      Expr += Open;
+    Expr += "1";
+    if (std::string(Open) == "(")
+      Expr += std::string(100000, ')');
+    std::string Err;
+    auto M = Module::load(
+        ptxHeader() + ".global .u32 x[" + Expr + "];\n", Err);
+    EXPECT_FALSE(M) << Open;
+    EXPECT_EQ(Err, "ptx:4: constant expression nested more than 64 levels deep")
+        << Open;
   }
 }
 
