@@ -204,6 +204,13 @@ bool Module::findGlobal(std::string_view Name, void *&Address, size_t &Size) con
   return true;
 }
 
+void Module::forEachVariable(
+    const std::function<void(const void *, size_t)> &Fn) const {
+  for (const ModuleImpl::Var &V : Impl->Vars)
+    if (V.Data && V.Size)
+      Fn(V.Data, size_t(V.Size));
+}
+
 void Module::setRegisters(std::string_view Kernel, uint32_t Registers) {
   auto It = Impl->KernelIndex.find(std::string(Kernel));
   if (It != Impl->KernelIndex.end())

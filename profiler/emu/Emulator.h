@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -148,6 +149,13 @@ struct LaunchOptions {
   /// fault.
   bool (*GlobalCheck)(void *User, uint64_t Address, uint64_t Bytes) = nullptr;
   void *GlobalCheckUser = nullptr;
+  /// When not null: sorted, disjoint [begin, end) address ranges (e.g. the
+  /// emulated runtime's allocations and module variables) that every global
+  /// access must lie in, each access within one range; an access outside
+  /// them makes the launch fail with MemoryFault ("out-of-bounds global
+  /// load of 4 bytes at address A (lane L): not inside any allocation or
+  /// variable", with the PTX line). Must outlive the launch.
+  const std::vector<std::pair<uint64_t, uint64_t>> *GlobalRanges = nullptr;
   /// When not 0: a block that executes more warp instructions than this
   /// stops the launch with LaunchStatus::Trap (a kernel that never ends
   /// cannot hang the emulator). Checked every 65536 instructions of a warp.
@@ -204,6 +212,10 @@ public:
   std::vector<const KernelInfo *> kernels() const;
   /// Module-scope .global / .const variable: its storage and size.
   bool findGlobal(std::string_view Name, void *&Address, size_t &Size) const;
+  /// Calls \p Fn with the storage and size of every module-scope .global
+  /// and .const variable (what a kernel may address besides allocations).
+  void forEachVariable(
+      const std::function<void(const void *Data, size_t Size)> &Fn) const;
   /// Sets per-kernel register counts (from ptxas / the cubin's .nv.info).
   void setRegisters(std::string_view Kernel, uint32_t Registers);
 

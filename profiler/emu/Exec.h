@@ -56,6 +56,11 @@ struct ExecState {
   /// When not null (a traced warp whose sink keeps sectors): global
   /// accesses append their distinct sectors (TraceSink::traceSectors).
   std::vector<uint64_t> *SectorOut = nullptr;
+  /// Per memory instruction (a small table indexed by its PTX line), the
+  /// LaunchCtx::GlobalRanges range its last access lay in ([OkBegin,
+  /// OkEnd); empty at first): an instruction mostly touches one array.
+  static constexpr unsigned OkSlots = 16;
+  uint64_t OkBegin[OkSlots] = {}, OkEnd[OkSlots] = {};
   const KernelProgram *P = nullptr;
   WarpCtx *W = nullptr;
   BlockCtx *B = nullptr;
@@ -146,6 +151,17 @@ unsigned appendSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
 /// Extra shared-memory wavefronts (bank conflicts) of one warp access.
 unsigned countBankConflicts(const uint64_t *Addr, uint32_t Mask,
                             unsigned Bytes);
+
+/// The device heap (malloc/free called by kernels): blocks live across
+/// launches, so the check of global accesses against a launch's
+/// GlobalRanges also accepts them. Thread-safe.
+void deviceHeapAdd(uint64_t Address, uint64_t Size);
+/// Removes the block at \p Address; false when there is none (the free of
+/// a pointer malloc did not return, which then does nothing).
+bool deviceHeapRemove(uint64_t Address);
+/// The heap block holding [Address, Address + Bytes) into [Begin, End).
+bool deviceHeapFind(uint64_t Address, uint64_t Bytes, uint64_t &Begin,
+                    uint64_t &End);
 
 } // namespace klaraptor::emu
 

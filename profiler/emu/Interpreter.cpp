@@ -9,6 +9,8 @@
 #include "ModuleImpl.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +18,44 @@
 #include <thread>
 
 namespace klaraptor::emu {
+
+namespace {
+struct DeviceHeap {
+  std::mutex M;
+  std::map<uint64_t, uint64_t> Blocks; ///< address -> size
+};
+DeviceHeap &deviceHeap() {
+  static DeviceHeap *H = new DeviceHeap; // used until the process ends
+  return *H;
+}
+} // namespace
+
+void deviceHeapAdd(uint64_t Address, uint64_t Size) {
+  DeviceHeap &H = deviceHeap();
+  std::lock_guard<std::mutex> G(H.M);
+  H.Blocks[Address] = Size;
+}
+
+bool deviceHeapRemove(uint64_t Address) {
+  DeviceHeap &H = deviceHeap();
+  std::lock_guard<std::mutex> G(H.M);
+  return H.Blocks.erase(Address) != 0;
+}
+
+bool deviceHeapFind(uint64_t Address, uint64_t Bytes, uint64_t &Begin,
+                    uint64_t &End) {
+  DeviceHeap &H = deviceHeap();
+  std::lock_guard<std::mutex> G(H.M);
+  auto It = H.Blocks.upper_bound(Address);
+  if (It == H.Blocks.begin())
+    return false;
+  --It;
+  if (!(Bytes <= It->second && Address - It->first <= It->second - Bytes))
+    return false;
+  Begin = It->first;
+  End = It->first + It->second;
+  return true;
+}
 
 void throwFault(const Inst &I, LaunchStatus S, const std::string &Msg) {
   throw EmuFault{S, Msg, I.Line};
@@ -456,11 +496,16 @@ void Worker::doBuiltin(WarpCtx &W, const Inst &I, const CallSite &CS, uint32_t G
       void *Ptr = nullptr;
       if (posix_memalign(&Ptr, 16, std::max<uint64_t>(Size, 16)) != 0)
         Ptr = nullptr;
+      if (Ptr)
+        deviceHeapAdd(uint64_t(Ptr), std::max<uint64_t>(Size, 1));
       ret(Ln, uint64_t(Ptr));
     });
     break;
   case Builtin::Free:
-    forLanes(G, [&](unsigned Ln) { std::free(reinterpret_cast<void *>(arg(0, Ln))); });
+    forLanes(G, [&](unsigned Ln) {
+      if (deviceHeapRemove(arg(0, Ln)))
+        std::free(reinterpret_cast<void *>(arg(0, Ln)));
+    });
     break;
   case Builtin::AssertFail: {
     unsigned Ln = unsigned(__builtin_ctz(G));
@@ -858,6 +903,7 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
   L.MaxWarpInstructions = O.MaxWarpInstructionsPerBlock;
   L.GlobalCheck = O.GlobalCheck;
   L.GlobalCheckUser = O.GlobalCheckUser;
+  L.GlobalRanges = O.GlobalRanges;
   L.ConstRanges = M.ConstRanges;
   L.ParamBuf.assign(std::max<uint32_t>(KI.ParamBytes, 8), 0);
   for (size_t K = 0; K < KI.Params.size(); ++K)

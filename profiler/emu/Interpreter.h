@@ -92,6 +92,8 @@ struct LaunchCtx {
   TraceSink *Trace = nullptr;
   bool (*GlobalCheck)(void *, uint64_t, uint64_t) = nullptr;
   void *GlobalCheckUser = nullptr;
+  /// LaunchOptions::GlobalRanges (sorted, disjoint [begin, end)), or null.
+  const std::vector<std::pair<uint64_t, uint64_t>> *GlobalRanges = nullptr;
   /// Ranges of module .const storage (for isspacep.const).
   std::vector<std::pair<uint64_t, uint64_t>> ConstRanges;
   std::mutex PrintMutex;

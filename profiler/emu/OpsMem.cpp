@@ -66,18 +66,91 @@ globalFault(const Inst &I, uint32_t M, const uint64_t *Addr, unsigned Bytes) {
 template <unsigned Kind>
 [[noreturn]] __attribute__((noinline, cold)) void
 hookFault(const Inst &I, unsigned L, uint64_t A, unsigned Bytes) {
-  memFault(I, std::string("invalid global ") + kindName(Kind) + " of " +
+  memFault(I, std::string("out-of-bounds global ") + kindName(Kind) + " of " +
                   std::to_string(Bytes) + " bytes at address " + hex(A) +
-                  " (lane " + std::to_string(L) + ")");
+                  " (lane " + std::to_string(L) +
+                  "): not inside any allocation or variable");
 }
 
-/// Null (below 4096) and misaligned addresses fault; so do addresses the
-/// launch's GlobalCheck rejects.
+/// The slot of ExecState::OkBegin/OkEnd that caches \p I's range.
+inline unsigned okSlot(const Inst &I) {
+  // By PTX line (an instruction's handler may get a copy of it, so not by
+  // its address); Fibonacci hashing spreads neighbouring lines.
+  static_assert(ExecState::OkSlots == 16, "the hash keeps 4 bits");
+  return unsigned((uint64_t(I.Line) * 0x9E3779B97F4A7C15ull) >> 60);
+}
+
+/// Whether [A, A + Bytes) lies in one of \p R's ranges; caches that range
+/// in \p Slot of \p S.
+__attribute__((noinline)) bool
+inGlobalRanges(ExecState &S, unsigned Slot,
+               const std::vector<std::pair<uint64_t, uint64_t>> &R, uint64_t A,
+               uint64_t Bytes) {
+  auto It = std::upper_bound(R.begin(), R.end(),
+                             std::make_pair(A, ~uint64_t(0)));
+  if (It != R.begin()) {
+    --It;
+    const uint64_t Size = It->second - It->first;
+    if (Bytes <= Size && A - It->first <= Size - Bytes) {
+      S.OkBegin[Slot] = It->first;
+      S.OkEnd[Slot] = It->second;
+      return true;
+    }
+  }
+  // The device heap: kernels' malloc, alive across launches.
+  return deviceHeapFind(A, Bytes, S.OkBegin[Slot], S.OkEnd[Slot]);
+}
+
+/// The lanes outside the range cached for \p I: the warp's whole span is
+/// looked up once (a warp mostly touches one array); when it straddles
+/// ranges, each lane, faulting when it lies in no range.
+template <unsigned Kind>
+__attribute__((noinline)) void
+checkGlobalRanges(ExecState &S, const Inst &I, uint32_t M, const uint64_t *Addr,
+                  unsigned Bytes) {
+  const unsigned Slot = okSlot(I);
+  const auto &R = *S.L->GlobalRanges;
+  uint64_t Lo = ~uint64_t(0), Hi = 0;
+  forLanes(M, [&](unsigned L) {
+    Lo = std::min(Lo, Addr[L]);
+    Hi = std::max(Hi, Addr[L]);
+  });
+  if (Lo <= Hi && inGlobalRanges(S, Slot, R, Lo, Hi - Lo + Bytes))
+    return;
+  forLanes(M, [&](unsigned L) {
+    if (!inGlobalRanges(S, Slot, R, Addr[L], Bytes))
+      hookFault<Kind>(I, L, Addr[L], Bytes);
+  });
+}
+
+/// Null (below 4096) and misaligned addresses fault; so do addresses outside
+/// the launch's GlobalRanges and those its GlobalCheck rejects.
+/// Null (below 4096) and misaligned addresses fault; so do addresses outside
+/// the launch's GlobalRanges and those its GlobalCheck rejects.
 template <unsigned Kind>
 __attribute__((always_inline)) inline void checkGlobal(ExecState &S, const Inst &I, uint32_t M,
                         const uint64_t *Addr, unsigned Bytes) {
-  uint64_t Bad = 0;
-  if (M == 0xffffffffu) {
+  uint64_t Bad = 0, Out = 0;
+  if (S.L->GlobalRanges) {
+    // Against the range the last access hit, in the same pass: one
+    // subtraction and comparison per lane (an empty range: every lane out).
+    const unsigned Slot = okSlot(I);
+    const uint64_t OkB = S.OkBegin[Slot], OkE = S.OkEnd[Slot];
+    const bool Empty = OkE - OkB < Bytes;
+    const uint64_t B = Empty ? ~uint64_t(0) : OkB;
+    const uint64_t Lim = Empty ? 0 : OkE - OkB - Bytes;
+    if (M == 0xffffffffu) {
+      for (unsigned L = 0; L < 32; ++L) {
+        Bad |= uint64_t(Addr[L] < 4096) | (Addr[L] & (Bytes - 1));
+        Out |= uint64_t(Addr[L] - B > Lim);
+      }
+    } else {
+      forLanes(M, [&](unsigned L) {
+        Bad |= uint64_t(Addr[L] < 4096) | (Addr[L] & (Bytes - 1));
+        Out |= uint64_t(Addr[L] - B > Lim);
+      });
+    }
+  } else if (M == 0xffffffffu) {
     for (unsigned L = 0; L < 32; ++L)
       Bad |= uint64_t(Addr[L] < 4096) | (Addr[L] & (Bytes - 1));
   } else {
@@ -87,6 +160,8 @@ __attribute__((always_inline)) inline void checkGlobal(ExecState &S, const Inst 
   }
   if (__builtin_expect(Bad != 0, 0))
     globalFault<Kind>(I, M, Addr, Bytes);
+  if (__builtin_expect(Out != 0, 0))
+    checkGlobalRanges<Kind>(S, I, M, Addr, Bytes);
   if (S.L->GlobalCheck)
     forLanes(M, [&](unsigned L) {
       if (!S.L->GlobalCheck(S.L->GlobalCheckUser, Addr[L], Bytes))

@@ -180,6 +180,13 @@ Runtime::Runtime() {
     ReportPath = P;
   if (const char *E = std::getenv("KLARAPTOR_EMU_ESTIMATE"))
     Estimate = std::strcmp(E, "0") != 0;
+  if (const char *E = std::getenv("KLARAPTOR_EMU_CHECK_MEMORY")) {
+    if (std::strcmp(E, "0") == 0)
+      CheckMemory = false;
+    else if (std::strcmp(E, "1") != 0)
+      note(std::string("KLARAPTOR_EMU_CHECK_MEMORY='") + E +
+           "' is not 0 or 1; checking every global access");
+  }
   if (const char *E = std::getenv("KLARAPTOR_EMU_EXECUTE")) {
     Execute = std::strcmp(E, "0") != 0;
     if (!Execute)
@@ -806,12 +813,57 @@ cudaError_t Runtime::allocate(void **Ptr, size_t Size, MemoryKind Kind) {
   return cudaSuccess;
 }
 
+cudaError_t Runtime::registerHost(void *Ptr, size_t Size) {
+  if (!Ptr || Size == 0)
+    return cudaErrorInvalidValue;
+  std::lock_guard<std::mutex> G(MemoryMutex);
+  uintptr_t P = reinterpret_cast<uintptr_t>(Ptr);
+  auto It = Allocations.upper_bound(P + Size - 1);
+  if (It != Allocations.begin() && (--It)->first + It->second.Size > P)
+    return cudaErrorHostMemoryAlreadyRegistered;
+  Allocations[P] = {Size, MemoryKind::Registered};
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::unregisterHost(void *Ptr) {
+  std::lock_guard<std::mutex> G(MemoryMutex);
+  auto It = Allocations.find(reinterpret_cast<uintptr_t>(Ptr));
+  if (!Ptr || It == Allocations.end() ||
+      It->second.Kind != MemoryKind::Registered)
+    return cudaErrorHostMemoryNotRegistered;
+  Allocations.erase(It);
+  return cudaSuccess;
+}
+
+MemoryMap Runtime::memoryMap() {
+  MemoryMap Map;
+  {
+    std::lock_guard<std::mutex> G(MemoryMutex);
+    for (const auto &[P, A] : Allocations)
+      Map.Ranges.emplace_back(P, P + A.Size);
+  }
+  {
+    std::lock_guard<std::mutex> G(RegistryMutex);
+    for (const void *P : Modules) {
+      const auto *M = static_cast<const LoadedModule *>(P);
+      if (M->M)
+        M->M->forEachVariable([&](const void *Data, size_t Size) {
+          uint64_t B = reinterpret_cast<uintptr_t>(Data);
+          Map.Ranges.emplace_back(B, B + Size);
+        });
+    }
+  }
+  std::sort(Map.Ranges.begin(), Map.Ranges.end());
+  return Map;
+}
+
 cudaError_t Runtime::release(void *Ptr, bool Host) {
   if (!Ptr)
     return cudaSuccess;
   std::lock_guard<std::mutex> G(MemoryMutex);
   auto It = Allocations.find(reinterpret_cast<uintptr_t>(Ptr));
-  if (It == Allocations.end() || (It->second.Kind == MemoryKind::Host) != Host)
+  if (It == Allocations.end() || It->second.Kind == MemoryKind::Registered ||
+      (It->second.Kind == MemoryKind::Host) != Host)
     return cudaErrorInvalidValue;
   if (It->second.Kind != MemoryKind::Host)
     DeviceBytes -= It->second.Size;
@@ -845,7 +897,8 @@ void Runtime::memInfo(size_t &Free, size_t &Total) {
 void Runtime::reset() {
   std::lock_guard<std::mutex> G(MemoryMutex);
   for (auto &[P, A] : Allocations)
-    std::free(reinterpret_cast<void *>(P));
+    if (A.Kind != MemoryKind::Registered)
+      std::free(reinterpret_cast<void *>(P));
   Allocations.clear();
   DeviceBytes = 0;
   clearSticky();
@@ -986,6 +1039,13 @@ emu::LaunchResult Runtime::runMeasured(const LaunchRequest &R,
   O.Block = R.Block;
   O.DynamicSharedBytes = R.DynamicShared;
   O.Args = R.Args;
+  // Every global access must lie in an allocation or a module variable: an
+  // out-of-bounds one is a launch error (cudaErrorIllegalAddress), as under
+  // compute-sanitizer, never a read of host memory or a crash.
+  if (CheckMemory) {
+    M.Memory = memoryMap();
+    O.GlobalRanges = &M.Memory.Ranges;
+  }
   O.SampleBlocks = SampleBlocks;
   O.HostThreads = HostThreads;
   // Checked by checkLaunch already; the core checks them again for its own

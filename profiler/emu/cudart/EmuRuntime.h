@@ -109,7 +109,16 @@ struct Context {
   bool Primary = false;
 };
 
-enum class MemoryKind { Device, Managed, Host };
+/// Registered: host memory the program owns, made visible to kernels by
+/// cudaHostRegister (never freed here).
+enum class MemoryKind { Device, Managed, Host, Registered };
+
+/// What kernels may address, for the emulator's check of every global
+/// access (emu::LaunchOptions::GlobalRanges): the allocations and the
+/// modules' variables when the launch starts, as sorted [begin, end) ranges.
+struct MemoryMap {
+  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+};
 
 struct Allocation {
   size_t Size = 0;
@@ -190,6 +199,12 @@ public:
   // --- memory -------------------------------------------------------------
   cudaError_t allocate(void **Ptr, size_t Size, MemoryKind Kind);
   cudaError_t release(void *Ptr, bool Host);
+  /// cudaHostRegister / cudaHostUnregister: \p Ptr's \p Size bytes become
+  /// addressable by kernels, or stop being.
+  cudaError_t registerHost(void *Ptr, size_t Size);
+  cudaError_t unregisterHost(void *Ptr);
+  /// The memory kernels may address now.
+  MemoryMap memoryMap();
   /// The allocation holding \p Ptr (base and record), if any.
   bool findAllocation(const void *Ptr, const void *&Base, Allocation &A);
   void memInfo(size_t &Free, size_t &Total);
@@ -249,6 +264,8 @@ private:
     const timing::TimingParams *TP = nullptr;
     const emu::KernelProgram *Prog = nullptr;
     double Seconds = 0;
+    /// The launch's GlobalCheck data (memoryMap()).
+    MemoryMap Memory;
   };
   /// Executes \p R (checked by checkLaunch; the caller holds LaunchMutex),
   /// with metrics and/or the trace of one SM's wave for an estimate.
@@ -310,6 +327,9 @@ private:
   uint64_t SampleBlocks = 0;
   std::string ReportPath;
   bool Estimate = true; ///< KLARAPTOR_EMU_ESTIMATE
+  /// KLARAPTOR_EMU_CHECK_MEMORY: every global access is checked against
+  /// the allocations and module variables (memoryMap()).
+  bool CheckMemory = true;
   bool Execute = true;  ///< KLARAPTOR_EMU_EXECUTE
   std::once_flag TimingOnce;
   std::unique_ptr<timing::TimingParams> Timing;

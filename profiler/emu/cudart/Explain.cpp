@@ -196,6 +196,11 @@ bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
   O.MaxSharedBytesPerBlock =
       size_t(std::max(D.SharedMemPerBlockOptin, D.SharedMemPerBlock));
   O.Trace = &C;
+  MemoryMap Memory;
+  if (CheckMemory) {
+    Memory = memoryMap();
+    O.GlobalRanges = &Memory.Ranges;
+  }
   emu::LaunchResult Res = F.Module->M->launch(F.Name, O);
   if (Res.Status != emu::LaunchStatus::Ok) {
     Why = Res.Message;

@@ -417,14 +417,14 @@ API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
 }
 
 API cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
-  static_cast<void>(size);
   static_cast<void>(flags);
-  // Host memory is device memory already.
-  return ptr ? cudaSuccess : ret(cudaErrorInvalidValue);
+  // Host memory is device memory already; registering makes it a range
+  // kernels may address (the emulator checks every global access).
+  return ret(rt().registerHost(ptr, size));
 }
 
 API cudaError_t cudaHostUnregister(void *ptr) {
-  return ptr ? cudaSuccess : ret(cudaErrorInvalidValue);
+  return ret(rt().unregisterHost(ptr));
 }
 
 API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost,

@@ -766,7 +766,7 @@ TEST(Errors, MemoryFaults) {
   O.GlobalCheck = [](void *, uint64_t, uint64_t) { return false; };
   R = M->launch("bad", O);
   EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
-  EXPECT_NE(R.Message.find("invalid global load"), std::string::npos) << R.Message;
+  EXPECT_NE(R.Message.find("out-of-bounds global load of 4 bytes at address"), std::string::npos) << R.Message;
   O.GlobalCheck = nullptr;
   Off = 2;
   R = M->launch("bad", O);
