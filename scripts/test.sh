@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds klaraptor and runs every test (lit: frontend, pass, driver, runtime,
-# examples; GoogleTest suites run from lit). Usage: scripts/test.sh [BUILD_DIR]
+# examples; GoogleTest suites run from lit), then a minute of fuzzing
+# (scripts/fuzz.sh, in BUILD_DIR-fuzz). Usage: scripts/test.sh [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -9,6 +10,11 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/nu
 ninja -C "$build"
 status=0
 python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv -o "$build/lit-results.json" "$build/test" || status=$?
+# The libFuzzer targets, 15 seconds each, in a sanitizer build of their own
+# (scripts/fuzz.sh; docs/fuzzing.md has the long run).
+fuzz_status=0
+bash "$root/scripts/fuzz.sh" --build "$build-fuzz" --seconds 15 || fuzz_status=$?
+[ "$fuzz_status" = 0 ] || status=$fuzz_status
 # One closing line that any CI reads: N passed, N failed, N skipped.
 python3 - "$build/lit-results.json" <<'PY'
 import json, sys

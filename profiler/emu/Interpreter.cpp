@@ -905,7 +905,10 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
   L.GlobalCheckUser = O.GlobalCheckUser;
   L.GlobalRanges = O.GlobalRanges;
   L.ConstRanges = M.ConstRanges;
-  L.ParamBuf.assign(std::max<uint32_t>(KI.ParamBytes, 8), 0);
+  // Rounded up to 8 bytes, as the parameter space is laid out: a load
+  // wider than the last parameter stays inside (zeros); hLdParamK faults
+  // on anything beyond.
+  L.ParamBuf.assign((std::max<uint64_t>(KI.ParamBytes, 8) + 7) & ~uint64_t(7), 0);
   for (size_t K = 0; K < KI.Params.size(); ++K)
     if (O.Args[K])
       std::memcpy(L.ParamBuf.data() + KI.Params[K].Offset, O.Args[K], KI.Params[K].Size);

@@ -338,12 +338,27 @@ void hSt(ExecState &S, const Inst &I, uint32_t M) {
   });
 }
 
+[[noreturn]] __attribute__((noinline, cold)) void
+paramFault(const Inst &I, uint64_t Off, uint64_t Bytes, uint64_t Have) {
+  memFault(I, "out-of-bounds parameter load of " + std::to_string(Bytes) +
+                  " bytes at offset " + std::to_string(int64_t(Off)) +
+                  " (the kernel's parameters take " + std::to_string(Have) +
+                  " bytes)");
+}
+
 /// Loads of kernel parameters: one uniform read, broadcast.
 template <unsigned Size, unsigned Vec, bool SExt>
 void hLdParamK(ExecState &S, const Inst &I, uint32_t M) {
   const uint64_t *Base = S.reg(I.A[4]);
   unsigned First = unsigned(__builtin_ctz(M));
   const uint8_t *P = reinterpret_cast<const uint8_t *>(Base[First] + uint64_t(I.Imm));
+  // Inside the kernel's parameter buffer (a load wider than its parameter,
+  // or at an offset past the last one, would read host memory).
+  const uint64_t Off = uint64_t(reinterpret_cast<uintptr_t>(P)) -
+                       uint64_t(reinterpret_cast<uintptr_t>(S.L->ParamBuf.data()));
+  const uint64_t Have = S.L->ParamBuf.size();
+  if (__builtin_expect(Off > Have || Size * Vec > Have - Off, 0))
+    paramFault(I, Off, Size * Vec, Have);
   for (unsigned K = 0; K < Vec; ++K) {
     uint64_t V = 0;
     std::memcpy(&V, P + K * Size, Size);

@@ -57,6 +57,11 @@ bool readDataset(const std::string &Path, Dataset &D, std::string &Error) {
     Error = "cannot read the dataset '" + Path + "': " + std::strerror(errno);
     return false;
   }
+  return readDatasetFrom(In, Path, D, Error);
+}
+
+bool readDatasetFrom(std::istream &In, const std::string &Path, Dataset &D,
+                     std::string &Error) {
   D.Path = Path;
   std::string Line;
   unsigned N = 0;

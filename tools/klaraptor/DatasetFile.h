@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <istream>
 #include <map>
 #include <set>
 #include <string>
@@ -81,6 +82,9 @@ std::string datasetText(const Dataset &D, const std::string *Date);
 /// Reads the dataset \p Path; errors name the file and line
 /// ("FILE:LINE: malformed JSON: ...").
 bool readDataset(const std::string &Path, Dataset &D, std::string &Error);
+/// readDataset on the text of \p In; \p Path names it in messages.
+bool readDatasetFrom(std::istream &In, const std::string &Path, Dataset &D,
+                     std::string &Error);
 
 /// Whether no sample of \p D carries a counted metric (only the timing keys
 /// `gpu_time_*` or nothing): a times-only dataset, which can be judged

@@ -724,6 +724,36 @@ TEST(Errors, ParseErrorsNameTheLine) {
   EXPECT_EQ(Err, "ptx:4: unknown directive '.bogus' at module scope");
 }
 
+TEST(Errors, ParameterLoadsStayInsideTheParameters) {
+  // A 4-byte load of the last, 2-byte parameter reads the padding of the
+  // 8-byte-rounded buffer; a load past it faults (found by the PTX fuzzer:
+  // it read host memory).
+  std::string P = ptxHeader() + R"(
+.visible .entry k(.param .u16 a, .param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<3>;
+  ld.param.u32 %r1, [a];
+  ld.param.u64 %rd1, [out+8];
+  ret;
+}
+)";
+  auto M = load(P);
+  ASSERT_TRUE(M);
+  uint16_t A = 3;
+  uint64_t Out = 0;
+  LaunchResult R = run(*M, "k", {1, 1, 1}, {1, 1, 1}, {&A, &Out});
+  EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
+  EXPECT_NE(R.Message.find("out-of-bounds parameter load of 8 bytes at offset "
+                           "16 (the kernel's parameters take 16 bytes)"),
+            std::string::npos)
+      << R.Message;
+  EXPECT_NE(R.Message.find("at PTX line " +
+                           std::to_string(lineOf(P, "[out+8]"))),
+            std::string::npos)
+      << R.Message;
+}
+
 TEST(Errors, MemoryFaults) {
   std::string P = ptxHeader() + R"(
 .visible .entry bad(.param .u64 p, .param .u32 off)
