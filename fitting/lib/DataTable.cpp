@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 namespace klaraptor {
 namespace fitting {
@@ -182,6 +183,11 @@ std::optional<DataTable> parseCsv(const std::string &Text,
 }
 
 std::optional<DataTable> readCsv(const std::string &Path, std::string &Error) {
+  struct stat St;
+  if (::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode)) {
+    Error = "cannot read '" + Path + "': it is a directory";
+    return std::nullopt;
+  }
   std::ifstream F(Path, std::ios::binary);
   if (!F) {
     Error = "cannot open '" + Path + "': " + std::strerror(errno);
@@ -189,6 +195,10 @@ std::optional<DataTable> readCsv(const std::string &Path, std::string &Error) {
   }
   std::ostringstream SS;
   SS << F.rdbuf();
+  if (F.bad()) {
+    Error = "cannot read '" + Path + "': " + std::strerror(errno);
+    return std::nullopt;
+  }
   return parseCsv(SS.str(), Path, Error);
 }
 

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -94,6 +95,12 @@ public:
   int step() { return Rc = sqlite3_step(S); }
   int64_t i64(int C) { return sqlite3_column_int64(S, C); }
   double dbl(int C) { return sqlite3_column_double(S, C); }
+  /// Whether column \p C holds a number (SQLite converts text and blobs
+  /// to 0 silently).
+  bool isNumber(int C) {
+    int T = sqlite3_column_type(S, C);
+    return T == SQLITE_INTEGER || T == SQLITE_FLOAT;
+  }
   std::string text(int C) {
     const unsigned char *T = sqlite3_column_text(S, C);
     return T ? std::string(reinterpret_cast<const char *>(T)) : std::string();
@@ -493,6 +500,14 @@ bool ProfileDb::kernels(std::vector<KernelRow> &Rows, std::string &Error) {
   return true;
 }
 
+bool ProfileDb::hasRun(int64_t Run) {
+  Stmt S(Db, "SELECT 1 FROM runs WHERE id = ?1");
+  if (!S.ok())
+    return false;
+  S.bind(1, Run);
+  return S.step() == SQLITE_ROW;
+}
+
 bool ProfileDb::hasCompletedRun(const std::string &CommandLine) {
   Stmt S(Db, "SELECT 1 FROM runs WHERE command_line = ?1 AND status = 'ok' "
              "LIMIT 1");
@@ -520,24 +535,55 @@ bool ProfileDb::samplesOf(int64_t Kernel, std::vector<SampleRow> &Rows,
   while ((Rc = S.step()) == SQLITE_ROW) {
     SampleRow R;
     R.LaunchId = S.i64(1);
+    const std::string Where = Path + ": sample " + std::to_string(S.i64(0)) +
+                              " (launch " + std::to_string(R.LaunchId) + ")";
     if (!dataFromJson(S.text(2), R.Data)) {
       Error = Path + ": launch " + std::to_string(R.LaunchId) +
               " has malformed data '" + S.text(2) + "'";
       return false;
     }
-    for (int I = 0; I < 3; ++I) {
-      R.Block[I] = (uint32_t)S.i64(3 + I);
-      R.Grid[I] = (uint32_t)S.i64(6 + I);
+    // Values are checked as they are read: a database edited by hand or
+    // by another tool must not turn into a silently wrong fit.
+    static const char *const Dims[] = {"block_x", "block_y", "block_z",
+                                       "grid_x",  "grid_y",  "grid_z"};
+    for (int I = 0; I < 6; ++I) {
+      int64_t V = S.i64(3 + I);
+      if (!S.isNumber(3 + I) || V < 1 || V > 0x7fffffff) {
+        Error = Where + ": " + Dims[I] + " is '" + S.text(3 + I) +
+                "', not a positive dimension";
+        return false;
+      }
+      (I < 3 ? R.Block[I] : R.Grid[I - 3]) = uint32_t(V);
     }
+    for (int C : {9, 10})
+      if (!S.isNumber(C) || S.i64(C) < 0) {
+        Error = Where + ": " + (C == 9 ? "registers" : "shared_bytes") +
+                " is '" + S.text(C) + "', not a count";
+        return false;
+      }
     R.Registers = S.i64(9);
     R.SharedBytes = S.i64(10);
     R.TimeNs = S.dbl(11);
     R.Status = S.text(12);
+    // A failed sample may have no time (NaN is stored as NULL); a usable
+    // one has a finite, non-negative time.
+    if (R.Status == "ok" &&
+        (!S.isNumber(11) || !std::isfinite(R.TimeNs) || R.TimeNs < 0)) {
+      Error = Where + ": status ok with time_ns '" + S.text(11) +
+              "' (expected a finite number >= 0)";
+      return false;
+    }
     M.reset();
     M.bind(1, S.i64(0));
     int MRc;
-    while ((MRc = M.step()) == SQLITE_ROW)
+    while ((MRc = M.step()) == SQLITE_ROW) {
+      if (!M.isNumber(1) || !std::isfinite(M.dbl(1))) {
+        Error = Where + ": metric '" + M.text(0) + "' is '" + M.text(1) +
+                "', not a finite number";
+        return false;
+      }
       R.Metrics[M.text(0)] = M.dbl(1);
+    }
     if (MRc != SQLITE_DONE) {
       Error = fail("cannot query metrics");
       return false;

@@ -129,6 +129,9 @@ public:
   /// Every recorded kernel, ordered by id.
   bool kernels(std::vector<KernelRow> &Rows, std::string &Error);
 
+  /// Whether the run \p Run is recorded.
+  bool hasRun(int64_t Run);
+
   /// Whether a run of exactly \p CommandLine ended with status "ok": the
   /// command need not run again when a profile resumes.
   bool hasCompletedRun(const std::string &CommandLine);

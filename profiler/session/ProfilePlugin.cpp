@@ -33,6 +33,7 @@
 #include "ProfileDb.h"
 #include "klaraptor/klaraptor_profile.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
@@ -300,10 +301,16 @@ bool Session::start() {
     recordCudaVersions(*Db);
   if (const char *R = std::getenv("KLARAPTOR_PROFILE_RUN")) {
     char *End = nullptr;
+    errno = 0;
     long long V = std::strtoll(R, &End, 10);
-    if (!*R || *End || V <= 0)
+    if (!*R || *End || V <= 0 || errno == ERANGE)
       return Fail(std::string("KLARAPTOR_PROFILE_RUN='") + R +
                   "' is not a run id");
+    if (!Db->hasRun(V))
+      return Fail(std::string("KLARAPTOR_PROFILE_RUN=") + R + ": the database '" +
+                  DbPath + "' has no run " + R +
+                  " (klaraptor profile creates it; unset the variable to "
+                  "record a run of the plug-in's own)");
     Run = V;
   } else {
     Run = Db->beginRun(ownCommandLine(), {}, Error);

@@ -26,6 +26,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <sys/stat.h>
 #include <tuple>
 
 #ifndef KLARAPTOR_VERSION
@@ -231,6 +232,11 @@ int runDatasetImportCsv(const Args &A) {
     return 1;
   }
 
+  struct stat St;
+  if (::stat(Csv.c_str(), &St) == 0 && S_ISDIR(St.st_mode)) {
+    error("cannot read the CSV '" + Csv + "': it is a directory");
+    return 1;
+  }
   std::ifstream In(Csv);
   if (!In) {
     error("cannot read the CSV '" + Csv + "': " + std::strerror(errno));

@@ -69,8 +69,10 @@ void Runtime::initExplain() {
     ExplainPath = P;
   if (const char *N = std::getenv("KLARAPTOR_EMU_EXPLAIN_LAUNCH")) {
     char *End = nullptr;
+    errno = 0;
     unsigned long long V = std::strtoull(N, &End, 10);
-    if (*N && !*End && V >= 1)
+    // strtoull takes "-1" as 2^64 - 1: a sign is refused, as is overflow.
+    if (*N && *N != '-' && *N != '+' && !*End && errno == 0 && V >= 1)
       ExplainOnly = V;
     else
       note(std::string("KLARAPTOR_EMU_EXPLAIN_LAUNCH='") + N +

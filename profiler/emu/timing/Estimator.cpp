@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sys/stat.h>
 #include <sstream>
 
 namespace klaraptor::timing {
@@ -87,6 +88,12 @@ bool timingParamsFor(const devices::DeviceProfile &D, TimingParams &P,
   const char *File = std::getenv("KLARAPTOR_EMU_TIMING_PARAMS");
   if (!File || !*File)
     return true;
+  struct stat St;
+  if (::stat(File, &St) == 0 && !S_ISREG(St.st_mode)) {
+    Error = std::string("timing parameters '") + File +
+            "' is not a regular file";
+    return false;
+  }
   std::ifstream In(File);
   if (!In) {
     Error = std::string("cannot read timing parameters '") + File + "'";
