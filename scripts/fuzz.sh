@@ -37,6 +37,9 @@ done
 for n in "$seconds" "$jobs" ${runs:+"$runs"}; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || die "expected a positive number, got '$n'"
 done
+# Absolute: the targets run from their findings folder.
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
 IFS=, read -r -a selected <<< "$targets"
 for t in "${selected[@]}"; do
   case "$t" in spec|ptx|cache|dataset) ;; *) die "--targets: no target '$t' (spec, ptx, cache, dataset)" ;; esac
