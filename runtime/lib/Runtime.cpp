@@ -665,6 +665,39 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
   if (!M)
     return Fallback("no model");
 
+  // For the program's own block, the pragma's grid formula must cover the
+  // program's own grid (at least as many blocks in every dimension): a
+  // smaller grid means the formula does not describe how the kernel maps
+  // threads to data (e.g. its x and y swapped), and any other shape would
+  // leave data unprocessed. A larger one is a program that launches fewer
+  // blocks than the formula asks for (a guard or a grid-stride loop covers
+  // the rest), which the formula's launches also cover.
+  {
+    bool Conforms = true;
+    for (int D = 0; D < 3; ++D)
+      Conforms &= S.FreeDims[D] || ReqBlock[D] == 1;
+    auto Slot = E.MaxThreads.find({Device, CuFunction});
+    Dim3 FormulaGrid;
+    if (Conforms && Slot != E.MaxThreads.end() &&
+        CandidateEnumerator(S, LaunchLimits::from(*Info, Slot->second))
+            .admit(Data, S.Data.size(), ReqBlock, FormulaGrid) &&
+        (FormulaGrid[0] < ReqGrid[0] || FormulaGrid[1] < ReqGrid[1] ||
+         FormulaGrid[2] < ReqGrid[2])) {
+      Diags.reportOnce(
+          LogLevel::Warn,
+          "kernel '" + Name + "': the pragma's grid formula gives grid " +
+              dimsText(FormulaGrid) + " for the program's own block " +
+              dimsText(ReqBlock) + " at " + dataText(E, Data) +
+              ", smaller than the grid " + dimsText(ReqGrid) +
+              " the program launches: the formula does not match the "
+              "kernel's indexing (check "
+              "grid(...) at " + S.Location + "); launching as requested",
+          "grid mismatch:" + Name);
+      Record->ModelName = M->Name;
+      return Fallback("grid formula disagrees with the launch");
+    }
+  }
+
   // The persistent cache, keyed by program, kernel, GPU, model and data.
   std::string CacheKey;
   if (Cache.enabled()) {

@@ -257,6 +257,12 @@ public:
     skipSpace();
     if (E && Pos != T.size())
       fail("unexpected '" + T.substr(Pos, 8) + "'");
+    // The tree's depth bounds the parentheses its printed form nests (every
+    // operator is printed in parentheses): deeper, and the text printed
+    // from it could not be read back.
+    if (E && Err.empty() && treeDepth(*E) > MaxTreeDepth)
+      fail("expression nested too deeply (more than " +
+           std::to_string(MaxTreeDepth) + " operators deep)");
     if (!Err.empty()) {
       Error = Err;
       return nullptr;
@@ -275,8 +281,19 @@ private:
   /// Bounds on what is parsed, so that nothing recursing over the tree
   /// later (or this parser) runs out of stack on a malformed spec: the
   /// plugin writes at most 256 nodes per expression, every binary and unary
-  /// node in parentheses (docs/spec-format.md).
-  static constexpr unsigned MaxDepth = 300, MaxNodes = 1024;
+  /// node in parentheses (docs/spec-format.md). MaxDepth bounds the
+  /// parser's own recursion (parentheses, unary operators, calls),
+  /// MaxTreeDepth the tree it builds.
+  static constexpr unsigned MaxDepth = 1000, MaxNodes = 1024,
+                            MaxTreeDepth = 300;
+  /// Operators and calls on the longest path from the root (the node limit
+  /// bounds the recursion).
+  static unsigned treeDepth(const Expr &E) {
+    unsigned D = 0;
+    for (const auto &A : E.Args)
+      D = std::max(D, treeDepth(*A));
+    return E.Args.empty() ? 0 : D + 1;
+  }
   unsigned Depth = 0, Nodes = 0;
   /// One more node, and with \p Nested one more level; false (failed) past
   /// a bound. The caller undoes the level with --Depth.

@@ -98,6 +98,40 @@ TEST_F(RuntimeTest, TieGoesToTheRequestedLaunch) {
   EXPECT_EQ(L2.grid(), (Dim3{63, 1, 1}));
 }
 
+TEST_F(RuntimeTest, AGridFormulaThatCannotCoverTheLaunchKeepsIt) {
+  // The pragma's x runs over C and y over R; the program's x over R and y
+  // over C (PolyBench's swapped annotation): for the program's own 32x8
+  // block the formula gives 4x17 blocks where the program launches 5x15.
+  TestKernel K("klaraptor v1\nkernel mat\nloc mat.cu:3:9\ndata R 100\n"
+               "data C 1000\nblock bx by\ngrid ceildiv(C, bx)\n"
+               "grid ceildiv(R, by)\ncandidates list 32x8x1 16x16x1\n",
+               "mat");
+  TestModel M([](const int64_t *, uint32_t, const klaraptor_candidate &C) {
+    return C.block[0] == 16 ? 1.0 : 2.0;
+  });
+  R->registerModel("mat", &M.Model);
+  Launch L({130, 120}, {5, 15, 1}, {32, 8, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_UNCHANGED);
+  EXPECT_EQ(L.block(), (Dim3{32, 8, 1}));
+  EXPECT_EQ(L.grid(), (Dim3{5, 15, 1}));
+  EXPECT_EQ(M.Calls.load(), 0u);
+  auto Lines = Diags->lines();
+  ASSERT_EQ(Lines.size(), 1u);
+  EXPECT_EQ(Lines[0],
+            "warn: kernel 'mat': the pragma's grid formula gives grid 4x17x1 "
+            "for the program's own block 32x8x1 at R=130, C=120, smaller "
+            "than the grid 5x15x1 the program launches: the formula does not "
+            "match the kernel's indexing (check grid(...) at mat.cu:3:9); "
+            "launching as requested");
+  // A program that launches fewer blocks than the formula (a grid-stride
+  // loop) is tuned.
+  Launch G({130, 120}, {2, 2, 1}, {32, 8, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &G.Info), KLARAPTOR_UNCHANGED); // same key
+  Launch G2({64, 64}, {1, 1, 1}, {32, 8, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &G2.Info), KLARAPTOR_OK);
+  EXPECT_EQ(G2.block(), (Dim3{16, 16, 1}));
+}
+
 TEST_F(RuntimeTest, MarginKeepsTheRequestUnlessClearlyFaster) {
   TestKernel K(oneDimSpec("k"), "k");
   double Faster = 99; // 128-thread blocks; every other shape 100

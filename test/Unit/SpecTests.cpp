@@ -238,8 +238,6 @@ TEST(SpecParser, ExpressionErrorsGiveColumnsOfTheLine) {
 
 TEST(SpecParser, DepthAndLengthAreBounded) {
   const std::string Head = "klaraptor v1\nkernel k\ndata N 1\nblock bx\n";
-  // 300 levels parse; one more is an error, not a stack overflow, and so
-  // are 100000 (parentheses, unary operators, calls).
   auto Nested = [&](unsigned Levels, const std::string &Open,
                     const std::string &Close) {
     std::string E;
@@ -251,30 +249,39 @@ TEST(SpecParser, DepthAndLengthAreBounded) {
     return Head + "grid " + E + "\n";
   };
   std::string Err;
-  EXPECT_TRUE(parseKernelSpec(Nested(300, "(", ")"), Err)) << Err;
-  for (unsigned Levels : {301u, 100000u}) {
+  // Parentheses alone add no operator: 1000 levels parse, more do not (the
+  // parser's recursion), and 100000 are an error, not a stack overflow.
+  EXPECT_TRUE(parseKernelSpec(Nested(1000, "(", ")"), Err)) << Err;
+  for (unsigned Levels : {1001u, 100000u})
     EXPECT_NE(parseError(Nested(Levels, "(", ")"))
-                  .find("expression nested too deeply (more than 300 levels)"),
+                  .find("expression nested too deeply (more than 1000 levels)"),
               std::string::npos);
-    EXPECT_NE(parseError(Nested(Levels, "-", ""))
-                  .find("expression nested too deeply"),
-              std::string::npos);
-    EXPECT_NE(parseError(Nested(Levels, "min(", ")"))
-                  .find("expression nested too deeply"),
-              std::string::npos);
+  // Operators and calls: 300 deep parse (and print back to text that
+  // parses), 301 do not.
+  for (const auto &[Open, Close] :
+       {std::make_pair("-", ""), std::make_pair("!", ""),
+        std::make_pair("ceildiv(", ", 2)")}) {
+    auto S = parseKernelSpec(Nested(300, Open, Close), Err);
+    ASSERT_TRUE(S) << Open << Err;
+    EXPECT_TRUE(parseKernelSpec(printKernelSpec(*S), Err)) << Open << Err;
+    EXPECT_NE(parseError(Nested(301, Open, Close))
+                  .find("expression nested too deeply (more than 300 "
+                        "operators deep)"),
+              std::string::npos)
+        << Open;
   }
-  // 1024 nodes parse; a longer chain (no nesting at all) is an error.
   auto Chain = [&](unsigned Terms) {
     std::string E = "N";
     for (unsigned I = 1; I < Terms; ++I)
       E += " + 1";
     return Head + "grid " + E + "\n";
   };
-  EXPECT_TRUE(parseKernelSpec(Chain(1024), Err)) << Err;
-  EXPECT_NE(parseError(Chain(1026)).find("expression too long (more than "
-                                         "1024 nodes)"),
-            std::string::npos)
-      << parseError(Chain(1026));
+  // A flat chain prints as nested parentheses: 301 terms is 300 deep.
+  auto S = parseKernelSpec(Chain(301), Err);
+  ASSERT_TRUE(S) << Err;
+  EXPECT_TRUE(parseKernelSpec(printKernelSpec(*S), Err)) << Err;
+  EXPECT_NE(parseError(Chain(302)).find("300 operators deep"),
+            std::string::npos);
   EXPECT_NE(parseError(Chain(200000)).find("expression too long"),
             std::string::npos);
 }
