@@ -12,6 +12,9 @@
 #   --targets LIST  which: spec,ptx,cache,dataset (default all)
 #   --build DIR     the fuzz build folder (default: build-fuzz in the tree)
 #   --jobs N        processes per target (libFuzzer -fork; default 1)
+#   --seed N        libFuzzer's seed (default: a new one each run); with
+#                   --runs and a fresh corpus the run is reproducible
+#   --fresh         start from the seeds only (an empty corpus folder)
 #   --no-build      use the build as it is
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +23,8 @@ seconds=60
 runs=""
 targets=spec,ptx,cache,dataset
 jobs=1
+seed=""
+fresh=0
 do_build=1
 die() { echo "fuzz: error: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -29,12 +34,14 @@ while [ $# -gt 0 ]; do
     --targets) targets=${2:?--targets needs a list}; shift 2 ;;
     --build) build=${2:?--build needs a folder}; shift 2 ;;
     --jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
+    --seed) seed=${2:?--seed needs a number}; shift 2 ;;
+    --fresh) fresh=1; shift ;;
     --no-build) do_build=0; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option '$1' (scripts/fuzz.sh --help)" ;;
   esac
 done
-for n in "$seconds" "$jobs" ${runs:+"$runs"}; do
+for n in "$seconds" "$jobs" ${runs:+"$runs"} ${seed:+"$seed"}; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || die "expected a positive number, got '$n'"
 done
 # Absolute: the targets run from their findings folder.
@@ -63,6 +70,7 @@ for t in "${selected[@]}"; do
   [ -x "$bin" ] || die "$bin is not built (run without --no-build)"
   corpus=$build/fuzz/corpus-$t
   findings=$build/fuzz/findings-$t
+  [ "$fresh" = 0 ] || rm -rf "$corpus"
   mkdir -p "$corpus" "$findings"
   log=$build/fuzz/$t.log
   limit=(-max_total_time="$seconds")
@@ -70,6 +78,7 @@ for t in "${selected[@]}"; do
   before=$(find "$corpus" -type f | wc -l)
   fork=""
   [ "$jobs" = 1 ] || fork=-fork=$jobs
+  [ -z "$seed" ] || fork="$fork -seed=$seed"
   rc=0
   (cd "$findings" && "$bin" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
      -max_len=16384 -print_final_stats=1 $fork \
