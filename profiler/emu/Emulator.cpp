@@ -130,18 +130,35 @@ bool ModuleImpl::init(std::string &Error) {
       continue;
     KernelInfo KI;
     KI.Name = F.Name;
-    uint32_t Off = 0;
+    // CUDA's limit on a kernel's parameters (32764 bytes since CUDA 12.1);
+    // also keeps the 32-bit offsets below from wrapping.
+    constexpr uint64_t MaxParamBytes = 32764;
+    uint64_t Off = 0;
     for (const ptx::VarDecl &D : F.Params) {
       ParamInfo PI;
       PI.Name = D.Name;
-      PI.Size = uint32_t(D.byteSize());
-      PI.Align = std::max<uint32_t>(D.alignment(), 1);
-      Off = (Off + PI.Align - 1) / PI.Align * PI.Align;
-      PI.Offset = Off;
-      Off += PI.Size;
+      const uint64_t Size = D.byteSize();
+      const uint64_t Align = std::max<uint64_t>(D.alignment(), 1);
+      Off = (Off + Align - 1) / Align * Align;
+      if (Size > MaxParamBytes || Align > MaxParamBytes ||
+          Off + Size > MaxParamBytes) {
+        Error = "ptx:" + std::to_string(F.Line) + ": the parameters of kernel '" +
+                F.Name + "' take more than " + std::to_string(MaxParamBytes) +
+                " bytes";
+        return false;
+      }
+      PI.Size = uint32_t(Size);
+      PI.Align = uint32_t(Align);
+      PI.Offset = uint32_t(Off);
+      Off += Size;
       KI.Params.push_back(PI);
     }
-    KI.ParamBytes = Off;
+    KI.ParamBytes = uint32_t(Off);
+    if (KernelIndex.count(F.Name)) {
+      Error = "ptx:" + std::to_string(F.Line) + ": kernel '" + F.Name +
+              "' is defined twice";
+      return false;
+    }
     if (F.MaxNTid[0])
       KI.MaxThreads = F.MaxNTid[0] * std::max(1u, F.MaxNTid[1]) * std::max(1u, F.MaxNTid[2]);
     for (unsigned K = 0; K < 3; ++K)

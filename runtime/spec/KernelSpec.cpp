@@ -297,8 +297,8 @@ private:
   unsigned Depth = 0, Nodes = 0;
   /// One more node, and with \p Nested one more level; false (failed) past
   /// a bound. The caller undoes the level with --Depth.
-  bool enter(bool Nested) {
-    if (++Nodes > MaxNodes) {
+  bool enter(bool Nested, bool Node = true) {
+    if (Node && ++Nodes > MaxNodes) {
       fail("expression too long (more than " + std::to_string(MaxNodes) +
            " nodes)");
       return false;
@@ -412,7 +412,9 @@ private:
     }
     char C = T[Pos];
     if (eat("(")) {
-      if (!enter(/*Nested=*/true))
+      // A parenthesis is a level of the parser's recursion, not a node (the
+      // printed form adds one around every operator).
+      if (!enter(/*Nested=*/true, /*Node=*/false))
         return nullptr;
       auto E = parseOr();
       --Depth;

@@ -158,6 +158,11 @@ TEST(FrontEnd, SyntaxErrors) {
       {".visible .entry k()\n{\n  .reg .b32 %r<40000>;\n  .reg .b32 %s<40000>;\n}\n", "ptx:7: more than 65536 registers declared in one function"},
       {".visible .entry k()\n{\n  .local .b8 a[4294967296];\n}\n", "ptx:6: array of more than 268435456 elements"},
       {".visible .entry k()\n{\n  .local .b8 a[65536][65536];\n}\n", "ptx:6: array of more than 268435456 elements"},
+      // Found by the PTX fuzzer: a kernel defined twice ran with the other
+      // definition's parameters; parameters past CUDA's 32764 bytes wrapped
+      // the 32-bit offsets.
+      {".visible .entry k()\n{\n  ret;\n}\n.visible .entry k(.param .u64 p)\n{\n  ret;\n}\n", "ptx:8: kernel 'k' is defined twice"},
+      {".visible .entry k(.param .align 8 .b8 p[40000])\n{\n  ret;\n}\n", "ptx:4: the parameters of kernel 'k' take more than 32764 bytes"},
   };
   for (auto &C : Cases) {
     std::string Err;
