@@ -43,8 +43,13 @@ SourceManager &KernelAnnotator::sourceManager() const {
 
 bool KernelAnnotator::isBefore(SourceLocation A, SourceLocation B) const {
   SourceManager &SM = sourceManager();
-  return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
-                                      SM.getExpansionLoc(B));
+  // Locations inside one macro expansion share their expansion location;
+  // there the tokens' own order decides (a `_Pragma` that a macro expands
+  // in front of the kernel it also defines: KERN(a1) KERN(a2)).
+  SourceLocation EA = SM.getExpansionLoc(A), EB = SM.getExpansionLoc(B);
+  if (EA != EB)
+    return SM.isBeforeInTranslationUnit(EA, EB);
+  return SM.isBeforeInTranslationUnit(A, B);
 }
 
 bool KernelAnnotator::HandleTopLevelDecl(DeclGroupRef DG) {
