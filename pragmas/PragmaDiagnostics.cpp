@@ -51,6 +51,7 @@ const DiagInfo Table[] = {
      "calls and unary operators"},
     {PragmaDiag::ExpressionTooLong, Error,
      "expression too long: more than %0 operators and operands"},
+    {PragmaDiag::TooManyItems, Error, "more than %1 %0 in one pragma"},
     {PragmaDiag::UnknownFunction, Error,
      "unknown function '%0'; expected 'ceildiv', 'min' or 'max'"},
     {PragmaDiag::ExpectedCallParen, Error,

@@ -31,6 +31,7 @@ enum class PragmaDiag {
   LiteralTooLarge,
   ExpressionTooDeep,
   ExpressionTooLong,
+  TooManyItems,
   UnknownFunction,
   ExpectedCallParen,
   WrongArity,

@@ -161,6 +161,11 @@ bool PragmaParser::parseDataItem(ParsedPragma &Into) {
     diag(cur().getLocation(), PragmaDiag::ExpectedDataName);
     return false;
   }
+  if (Into.Data.size() == MaxDataParams) {
+    diag(cur().getLocation(), PragmaDiag::TooManyItems)
+        << "data parameters" << MaxDataParams;
+    return false;
+  }
   PragmaDataParam D;
   D.Name = cur().getIdentifierInfo()->getName().str();
   D.NameLoc = cur().getLocation();
@@ -221,6 +226,11 @@ bool PragmaParser::parseCandidates(ParsedPragma &Into, SourceLocation LParen) {
   }
   Into.Candidates = CandidateSet::Kind::List;
   return parseList("candidates", LParen, [&] {
+    if (Into.CandidateList.size() == MaxCandidateShapes) {
+      diag(cur().getLocation(), PragmaDiag::TooManyItems)
+          << "candidate shapes" << MaxCandidateShapes;
+      return false;
+    }
     PragmaCandidate C;
     C.Loc = cur().getLocation();
     if (!consume(tok::l_paren)) {

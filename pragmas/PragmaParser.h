@@ -82,6 +82,10 @@ private:
   /// resolver, the spec encoder, the evaluators) recurses a bounded depth:
   /// parentheses, calls and unary operators nest at most MaxExprDepth deep,
   /// and one expression has at most MaxExprNodes operators and operands.
+  /// Bounds on the lists, so that the checks that compare items (duplicate
+  /// names, name lookups) stay cheap: no kernel has more data parameters,
+  /// and no block-shape list more shapes.
+  static constexpr size_t MaxDataParams = 64, MaxCandidateShapes = 1024;
   static constexpr unsigned MaxExprDepth = 64;
   static constexpr unsigned MaxExprNodes = 256;
   unsigned ExprDepth = 0, ExprNodes = 0;
