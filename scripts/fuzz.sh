@@ -76,12 +76,12 @@ for t in "${selected[@]}"; do
   limit=(-max_total_time="$seconds")
   [ -n "$runs" ] && limit=(-runs="$runs")
   before=$(find "$corpus" -type f | wc -l)
-  fork=""
-  [ "$jobs" = 1 ] || fork=-fork=$jobs
-  [ -z "$seed" ] || fork="$fork -seed=$seed"
+  extra=""
+  [ "$jobs" = 1 ] || extra=-fork=$jobs
+  [ -z "$seed" ] || extra="$extra -seed=$seed"
   rc=0
   (cd "$findings" && "$bin" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
-     -max_len=16384 -print_final_stats=1 $fork \
+     -max_len=16384 -print_final_stats=1 $extra \
      -artifact_prefix="$findings/" "$corpus" "$root/test/Fuzz/seeds/$t") \
      > "$log" 2>&1 || rc=$?
   after=$(find "$corpus" -type f | wc -l)

@@ -35,6 +35,29 @@ namespace {
 
 const char *const BlockNames[3] = {"bx", "by", "bz"};
 
+/// A model a rational program can evaluate: its name, the C function the
+/// program calls (declared in klaraptor/mwp_cwp.h) and what the program's
+/// comment calls it.
+struct FitModel {
+  const char *Name;
+  double (*Ns)(const klaraptor_mwp_cwp_inputs *, const klaraptor_mwp_cwp_hw *);
+  const char *CFunction;
+  const char *Description;
+};
+const FitModel FitModels[] = {
+    {"mwp-cwp", klaraptor_mwp_cwp_ns, "klaraptor_mwp_cwp_ns", "MWP-CWP"},
+    {"waves", klaraptor_waves_ns, "klaraptor_waves_ns",
+     "the wave model (MWP-CWP per wave on the busiest SM)"},
+};
+
+/// The entry of \p Name, or null.
+const FitModel *findFitModel(const std::string &Name) {
+  for (const FitModel &M : FitModels)
+    if (Name == M.Name)
+      return &M;
+  return nullptr;
+}
+
 std::string hexDouble(double V) {
   char Buf[64];
   std::snprintf(Buf, sizeof Buf, "%a", V);
@@ -389,8 +412,12 @@ bool KernelFit::predictNs(const profiledb::DataTuple &Data,
   klaraptor_mwp_cwp_inputs In;
   if (!inputs(Data, Block, In, Why))
     return false;
-  Ns = Model == "mwp-cwp" ? klaraptor_mwp_cwp_ns(&In, &Hw)
-                          : klaraptor_waves_ns(&In, &Hw);
+  const FitModel *M = findFitModel(Model);
+  if (!M) {
+    Why = "unknown model '" + Model + "'";
+    return false;
+  }
+  Ns = M->Ns(&In, &Hw);
   if (std::isnan(Ns)) {
     Why = "the model gives no number";
     return false;
@@ -428,6 +455,10 @@ std::string KernelFit::modelName() const {
 std::string KernelFit::emitC() const { return emitCWithName(modelName()); }
 
 std::string KernelFit::emitCWithName(const std::string &Name) const {
+  const FitModel *FM = findFitModel(Model);
+  if (!FM) // fitKernel refuses such a model; Model was changed afterwards
+    return "#error " + cString("klaraptor fit: unknown model '" + Model + "'") +
+           "\n";
   std::string P = symbolPrefix();
   bool NeedActive = std::any_of(
       Quantities.begin(), Quantities.end(), [](const FittedQuantity &Q) {
@@ -444,11 +475,7 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
        safeComment(Device) + ".\n";
   S += " * Raw metrics are fitted; blocks and threads come from the pragma;\n"
        " * the MWP-CWP inputs follow the rule of docs/models.md; the model is\n"
-       " * " +
-       std::string(Model == "mwp-cwp"
-                       ? "MWP-CWP"
-                       : "the wave model (MWP-CWP per wave on the busiest SM)") +
-       ". */\n\n";
+       " * " + std::string(FM->Description) + ". */\n\n";
 
   // The fitted functions and the exact formulas.
   for (const FittedQuantity &Q : Quantities) {
@@ -656,8 +683,7 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
     if (kfit_dev->shared_mem_per_block > 0)
       hw.shared_per_block = (int64_t)kfit_dev->shared_mem_per_block;
   }
-  return )C" + std::string(Model == "mwp-cwp" ? "klaraptor_mwp_cwp_ns"
-                                                    : "klaraptor_waves_ns") +
+  return )C" + std::string(FM->CFunction) +
        R"C((&in, &hw);
 }
 
@@ -729,9 +755,12 @@ std::string KernelFit::json() const {
 //===----------------------------------------------------------------------===//
 
 bool isFitModel(const std::string &Name, std::string *Known) {
-  if (Known)
-    *Known = "mwp-cwp, waves";
-  return Name == "waves" || Name == "mwp-cwp";
+  if (Known) {
+    Known->clear();
+    for (const FitModel &M : FitModels)
+      *Known += (Known->empty() ? "" : ", ") + std::string(M.Name);
+  }
+  return findFitModel(Name) != nullptr;
 }
 
 bool fitKernelSamples(const profiledb::KernelRow &Kernel,

@@ -125,8 +125,6 @@ checkGlobalRanges(ExecState &S, const Inst &I, uint32_t M, const uint64_t *Addr,
 
 /// Null (below 4096) and misaligned addresses fault; so do addresses outside
 /// the launch's GlobalRanges and those its GlobalCheck rejects.
-/// Null (below 4096) and misaligned addresses fault; so do addresses outside
-/// the launch's GlobalRanges and those its GlobalCheck rejects.
 template <unsigned Kind>
 __attribute__((always_inline)) inline void checkGlobal(ExecState &S, const Inst &I, uint32_t M,
                         const uint64_t *Addr, unsigned Bytes) {
@@ -134,6 +132,8 @@ __attribute__((always_inline)) inline void checkGlobal(ExecState &S, const Inst 
   if (S.L->GlobalRanges) {
     // Against the range the last access hit, in the same pass: one
     // subtraction and comparison per lane (an empty range: every lane out).
+    // The four loops are spelled out: a generic per-lane lambda made the
+    // checked gemm at N = 640 6 % slower.
     const unsigned Slot = okSlot(I);
     const uint64_t OkB = S.OkBegin[Slot], OkE = S.OkEnd[Slot];
     const bool Empty = OkE - OkB < Bytes;

@@ -64,6 +64,15 @@ struct CudaApi {
   static const CudaApi &none();
 
   bool hasRuntime() const { return GetDevice != nullptr; }
+  /// The emulator's launch estimates (it times refinement trials).
+  bool hasEmulatorEstimates() const {
+    return EmuEstimateNextLaunch && EmuLastLaunchEstimate;
+  }
+  /// CUDA events, to time refinement trials on a GPU.
+  bool hasEvents() const {
+    return EventCreateWithFlags && EventRecord && EventSynchronize &&
+           EventElapsedTime && EventDestroy;
+  }
   bool hasDriver() const { return CtxGetDevice != nullptr; }
 
   /// "cudaErrorX (message)" / "CUDA_ERROR_X" style text for an error code.

@@ -474,6 +474,14 @@ Runtime::admissible(KernelEntry &E, int Device, const int64_t *Data,
   const klaraptor_device_info *Info = Devices.limits(Device, Why);
   if (!Info)
     return nullptr;
+  CandidateEnumerator Enum(*E.Spec, launchLimits(E, Device, CuFunction, *Info));
+  Cands = Enum.admissible(Data, E.Spec->Data.size(), Rejects);
+  return Info;
+}
+
+LaunchLimits Runtime::launchLimits(KernelEntry &E, int Device,
+                                   void *CuFunction,
+                                   const klaraptor_device_info &Info) {
   auto Slot = E.MaxThreads.find({Device, CuFunction});
   if (Slot == E.MaxThreads.end())
     Slot = E.MaxThreads
@@ -481,9 +489,7 @@ Runtime::admissible(KernelEntry &E, int Device, const int64_t *Data,
                         Devices.kernelMaxThreads(E.HostHandle, CuFunction,
                                                  Device))
                .first;
-  CandidateEnumerator Enum(*E.Spec, LaunchLimits::from(*Info, Slot->second));
-  Cands = Enum.admissible(Data, E.Spec->Data.size(), Rejects);
-  return Info;
+  return LaunchLimits::from(Info, Slot->second);
 }
 
 void Runtime::describeLaunch(KernelEntry &E, const klaraptor_launch_info *Info,
@@ -676,10 +682,9 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
     bool Conforms = true;
     for (int D = 0; D < 3; ++D)
       Conforms &= S.FreeDims[D] || ReqBlock[D] == 1;
-    auto Slot = E.MaxThreads.find({Device, CuFunction});
     Dim3 FormulaGrid;
-    if (Conforms && Slot != E.MaxThreads.end() &&
-        CandidateEnumerator(S, LaunchLimits::from(*Info, Slot->second))
+    if (Conforms &&
+        CandidateEnumerator(S, launchLimits(E, Device, CuFunction, *Info))
             .admit(Data, S.Data.size(), ReqBlock, FormulaGrid) &&
         (FormulaGrid[0] < ReqGrid[0] || FormulaGrid[1] < ReqGrid[1] ||
          FormulaGrid[2] < ReqGrid[2])) {
@@ -837,10 +842,7 @@ bool Runtime::canRefine() const {
   if (Cfg.RefineShapes < 2)
     return false;
   const CudaApi &A = Devices.api();
-  if (A.EmuEstimateNextLaunch && A.EmuLastLaunchEstimate)
-    return true;
-  return A.EventCreateWithFlags && A.EventRecord && A.EventSynchronize &&
-         A.EventElapsedTime && A.EventDestroy;
+  return A.hasEmulatorEstimates() || A.hasEvents();
 }
 
 void Runtime::dropPendingTrial() {
@@ -867,7 +869,7 @@ void Runtime::launched(klaraptor_launch_info *Info, int Status) {
   const CudaApi &A = Devices.api();
   if (Status != 0) {
     T.Failed = true;
-  } else if (A.EmuEstimateNextLaunch && A.EmuLastLaunchEstimate) {
+  } else if (A.hasEmulatorEstimates()) {
     double Ns = NAN;
     if (A.EmuLastLaunchEstimate(&Ns) == 0 && std::isfinite(Ns) && Ns >= 0)
       T.Ns = Ns;
@@ -895,7 +897,7 @@ klaraptor_status Runtime::refineLaunch(KernelEntry &E, Refinement &R,
     Refinement::Trial &T = R.Trials[I];
     const CudaApi &A = Devices.api();
     bool Armed = false;
-    if (A.EmuEstimateNextLaunch && A.EmuLastLaunchEstimate) {
+    if (A.hasEmulatorEstimates()) {
       A.EmuEstimateNextLaunch();
       Armed = true;
     } else {
@@ -921,7 +923,7 @@ klaraptor_status Runtime::refineLaunch(KernelEntry &E, Refinement &R,
 
 void Runtime::finishRefinement(KernelEntry &E, Refinement &R) {
   const CudaApi &A = Devices.api();
-  const bool Events = !(A.EmuEstimateNextLaunch && A.EmuLastLaunchEstimate);
+  const bool Events = !A.hasEmulatorEstimates();
   int BestIndex = -1;
   unsigned Timed = 0;
   for (size_t I = 0; I < R.Trials.size(); ++I) {

@@ -98,6 +98,11 @@ private:
                                           std::vector<Candidate> &Cands,
                                           RejectCounts *Rejects,
                                           std::string &Why);
+  /// The launch limits of \p E on \p Device (\p Info) with the kernel's
+  /// own thread limit, queried once per (device, CUfunction). The caller
+  /// holds E.DecideMutex.
+  LaunchLimits launchLimits(KernelEntry &E, int Device, void *CuFunction,
+                            const klaraptor_device_info &Info);
   /// KLARAPTOR_MODE=profile: hands the launch and its candidates to the
   /// profiler plug-in once per (kernel, device, data); the launch keeps its
   /// configuration.

@@ -115,12 +115,12 @@ struct Pick {
 /// The methods, in the order they are printed: the rational program with
 /// the judged model (--model, default model::defaultModel(); named after
 /// it), the same program with the other model, the best measured of the
-/// judged model's TopK best
-/// predictions (what the runtime's online refinement reaches), then the
+/// judged model's TopK best predictions (what the runtime's online
+/// refinement reaches), then the
 /// estimator, the program's own shape and the carried shape.
 enum Method { Model, Other, TopK, Estimate, Requested, Carried, NumMethods };
 
-/// The shapes the online refinement tries (KLARAPTOR_REFINE_TOPK's default).
+/// The shapes the online refinement tries (KLARAPTOR_REFINE's default).
 constexpr unsigned TopKShapes = 3;
 
 struct JudgedLaunch {
@@ -381,8 +381,8 @@ int runDatasetJudge(const Args &A) {
       continue;
     }
     ModelName = Fit.Model;
-    KernelFit BaseFit = Fit;
-    BaseFit.Model = OtherName;
+    KernelFit OtherFit = Fit;
+    OtherFit.Model = OtherName;
     // The largest profiled size: the greatest value of a single-parameter
     // data tuple among the kernel's samples.
     std::vector<profiledb::SampleRow> Samples;
@@ -431,7 +431,7 @@ int runDatasetJudge(const Args &A) {
       // Each model's predictions: (prediction, not requested, shape,
       // measured ns).
       std::vector<std::tuple<double, bool, std::string, double>> Ranked,
-          RankedBase;
+          RankedOther;
       for (const auto &[Shape, T] : M.Shapes) {
         const double Ns = T.first;
         if (!(Ns >= R.BestNs)) {
@@ -448,14 +448,12 @@ int runDatasetJudge(const Args &A) {
                            uint32_t(T.second.Block[2])};
         double P;
         std::string Why;
-        // The runtime's rule (runtime/lib/Runtime.cpp): the least finite,
-        // non-negative prediction; on a tie the requested shape.
-        if (Fit.predictNs(M.DataTuple, Blk, P, Why) && std::isfinite(P) &&
-            P >= 0)
-          Ranked.emplace_back(P, !IsRequest, Shape, Ns);
-        if (BaseFit.predictNs(M.DataTuple, Blk, P, Why) && std::isfinite(P) &&
-            P >= 0)
-          RankedBase.emplace_back(P, !IsRequest, Shape, Ns);
+        // Only finite, non-negative predictions count (as in the runtime).
+        for (auto [F, V] : {std::make_pair(&Fit, &Ranked),
+                            std::make_pair(&OtherFit, &RankedOther)})
+          if (F->predictNs(M.DataTuple, Blk, P, Why) && std::isfinite(P) &&
+              P >= 0)
+            V->emplace_back(P, !IsRequest, Shape, Ns);
         if (EIt != Estimates.end()) {
           auto E = EIt->second.find(Shape);
           if (E != EIt->second.end()) {
@@ -470,11 +468,11 @@ int runDatasetJudge(const Args &A) {
           }
         }
       }
-      // The runtime's rule (klaraptor_rank_candidates): least prediction
-      // first, the requested shape first while no shape is predicted more
-      // than the margin faster. The pick is the first; top-k is the best
+      // The runtime's rule (Runtime::decide, runtime/lib/Runtime.cpp): least
+      // prediction first, the requested shape first while no shape is
+      // predicted more than the margin faster. The pick is the first; top-k is the best
       // measured among the first k.
-      for (auto *V : {&Ranked, &RankedBase}) {
+      for (auto *V : {&Ranked, &RankedOther}) {
         std::sort(V->begin(), V->end());
         auto Req = std::find_if(V->begin(), V->end(),
                                 [](const auto &T) { return !std::get<1>(T); });
@@ -482,11 +480,10 @@ int runDatasetJudge(const Args &A) {
             !(std::get<0>(V->front()) < std::get<0>(*Req) * (1 - Margin)))
           std::rotate(V->begin(), Req, Req + 1);
       }
-      if (!Ranked.empty())
-        R.Picks[Model] = {std::get<2>(Ranked[0]), std::get<3>(Ranked[0])};
-      if (!RankedBase.empty())
-        R.Picks[Other] = {std::get<2>(RankedBase[0]),
-                             std::get<3>(RankedBase[0])};
+      for (auto [V, Col] : {std::make_pair(&Ranked, Model),
+                            std::make_pair(&RankedOther, Other)})
+        if (!V->empty())
+          R.Picks[Col] = {std::get<2>(V->front()), std::get<3>(V->front())};
       for (size_t K = 0; K < Ranked.size() && K < TopKShapes; ++K)
         if (!(std::get<3>(Ranked[K]) >= R.Picks[TopK].Ns))
           R.Picks[TopK] = {std::get<2>(Ranked[K]), std::get<3>(Ranked[K])};
