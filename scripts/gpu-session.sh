@@ -28,6 +28,12 @@
 #                    -> OUTDIR/cache-metrics/
 #         validate   (not by default) five examples timed at two large sizes
 #                    and estimated on the emulator here, compared
+#         refine     (not by default) online refinement on the real GPU:
+#                    jacobi2d and heat3d built with rational programs fitted
+#                    here from emulator profiles (h100-sxm), run with
+#                    KLARAPTOR_REFINE=0 and 3 (decision logs), and every
+#                    admissible shape timed at the same sizes (a times-only
+#                    sweep) -> OUTDIR/refine/ (scripts/refine-report.py)
 #       --resume DIR: a GPU's datasets from an earlier session (DIR/polybench/,
 #       DIR/examples/, e.g. test/data/nvidia-h200): the sizes measured there
 #       are not profiled again and the new datasets are DIR's merged with the
@@ -57,8 +63,8 @@ done
 [ -n "$mode" ] || die "--prepare BUNDLE or --run BUNDLE OUTDIR (--help)"
 [[ $time_limit =~ ^[1-9][0-9]*$ ]] || die "--time-limit: expected seconds, got '$time_limit'"
 for s in ${steps//,/ }; do
-  case "$s" in env|smoke|probe|hook|polybench|examples|cache-metrics|validate) ;;
-    *) die "--steps: unknown step '$s' (env,smoke,probe,hook,polybench,examples,cache-metrics,validate)" ;;
+  case "$s" in env|smoke|probe|hook|polybench|examples|cache-metrics|validate|refine) ;;
+    *) die "--steps: unknown step '$s' (env,smoke,probe,hook,polybench,examples,cache-metrics,validate,refine)" ;;
   esac
 done
 
@@ -69,6 +75,12 @@ validation=(
   "gemm|{N} {N} {N} --no-check|512,1024"
   "jacobi2d|{N} 1 --no-check|1024,2048"
   "correlation|{N} {N} --no-check|512,1024"
+)
+# The refinement examples: NAME TRAINING-SIZES JUDGED-SIZES (args: {N} T
+# --no-check; T = 2 when profiling, 10 when refining).
+refinement=(
+  "jacobi2d|16,32,64,96,128,192,256|1024,2048,4096"
+  "heat3d|8,12,16,24,32,48,64|128,192,256"
 )
 
 if [ "$mode" = prepare ]; then
@@ -102,9 +114,29 @@ if [ "$mode" = prepare ]; then
     "$build/bin/klaraptor-clang++" --klaraptor-emulate -O2 \
       "$root/examples/$name/$name.cu" -I"$root/examples" -o "$bundle/programs-emu/$name"
   done
+  # The refinement's programs: rational programs fitted from emulator
+  # profiles (what a user without a GPU makes), linked into GPU builds.
+  mkdir -p "$bundle/programs-tuned"
+  rw=$(mktemp -d)
+  for v in "${refinement[@]}"; do
+    IFS='|' read -r name train judged <<<"$v"
+    echo "== fitting $name on the emulator for the refinement step"
+    "$build/bin/klaraptor-clang++" --klaraptor-emulate -O2 \
+      "$root/examples/$name/$name.cu" -I"$root/examples" -o "$rw/$name-emu"
+    "$build/bin/klaraptor" profile --quiet --device h100-sxm --sizes "$train" \
+      --db "$rw/refine.db" -- "$rw/$name-emu" '{N}' 2 --no-check
+  done
+  "$build/bin/klaraptor" fit --db "$rw/refine.db" --out "$rw/models" >/dev/null
+  for v in "${refinement[@]}"; do
+    name=${v%%|*}
+    "$build/bin/klaraptor-clang++" --klaraptor-models "$rw/models" -O2 \
+      "$root/examples/$name/$name.cu" -I"$root/examples" -o "$bundle/programs-tuned/$name"
+  done
+  cp -r "$rw/models" "$bundle/models-tuned"
+  rm -rf "$rw"
   cp "$root/test/Timing/Inputs/compare-dbs.py" "$root/test/Timing/Inputs/emulate-as-this-gpu.py" \
      "$root/scripts/make-dataset.sh" "$root/scripts/dataset-drop-runs.py" "$bundle/scripts/"
-  for f in "$bundle"/bin/klaraptor-device-probe "$bundle"/bin/klaraptor-hook-bench "$bundle"/lib/libklaraptor_emu_cudart.so "$bundle"/programs-emu/*; do
+  for f in "$bundle"/bin/klaraptor-device-probe "$bundle"/bin/klaraptor-hook-bench "$bundle"/lib/libklaraptor_emu_cudart.so "$bundle"/programs-emu/* "$bundle"/programs-tuned/*; do
     ldd "$f" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3}'
   done | sort -u | while read -r lib; do
     case "$(basename "$lib")" in
@@ -161,7 +193,7 @@ run_step() { # NAME SECONDS COMMAND...: output to OUTDIR/NAME.log, bounded
   # timeout runs programs, not shell functions: a function runs in a bash
   # that is given its definition (and the validation list).
   if declare -F "$1" >/dev/null; then
-    cmd=(bash -c "set -o pipefail; $(declare -f "$1"); $(declare -p validation); \"\$@\"" run_step "$@")
+    cmd=(bash -c "set -o pipefail; $(declare -f "$1"); $(declare -p validation refinement); \"\$@\"" run_step "$@")
   fi
   timeout -k 10 "$limit" "${cmd[@]}" > "$out/$name.log" 2>&1 || rc=$?
   if [ $rc = 0 ]; then
@@ -234,6 +266,25 @@ if step hook; then
   run_step hook 40 hook
 fi
 
+if step refine; then
+  refine() {
+    local d=$out/refine name train judged n r; mkdir -p "$d"
+    for v in "${refinement[@]}"; do
+      IFS='|' read -r name train judged <<<"$v"
+      # Every admissible shape at the judged sizes, times only (the judge).
+      KLARAPTOR_CUPTI_METRICS=0 KLARAPTOR_CUPTI_REPEATS=5 "$kl" profile --quiet \
+        --sizes "$judged" --db "$d/sweep.db" -- "$bundle/programs/$name" '{N}' 2 --no-check
+      for n in ${judged//,/ }; do
+        for r in 0 3; do
+          KLARAPTOR_REFINE=$r KLARAPTOR_LOG=$d/$name-$n-refine$r.json \
+            "$bundle/programs-tuned/$name" "$n" 10 --no-check
+        done
+      done
+    done
+  }
+  run_step refine 90 refine
+fi
+
 datasets() { # STEP PROGRAMS-DIR SHARE% TEST%: make-dataset.sh within SHARE% of the time left
   local l; l=$(left)
   local mine=$((l * $3 / 100 - 15)) manifest=$bundle/$2.manifest
@@ -246,10 +297,10 @@ datasets() { # STEP PROGRAMS-DIR SHARE% TEST%: make-dataset.sh within SHARE% of 
     --time-limit "$mine" --test-share "$4" "${more[@]}" "$out/$1"
 }
 if step polybench; then
-  # The judged sizes are what the real-timings judge needs most: 60 % of
+  # The judged sizes are what the real-timings judge needs most: 75 % of
   # the step's time is kept for them.
   share=55; step examples || share=100
-  datasets polybench programs-polybench $share 60
+  datasets polybench programs-polybench $share 75
 fi
 if step examples; then
   datasets examples programs 100 50
