@@ -3,7 +3,8 @@
 # NVIDIA GeForce RTX 2070 SUPER (test/data/rtx-2070-super/, imported from
 # shared/data/rtx2070s-polybench/times.csv), or on another GPU whose
 # PolyBench dataset is in the project (--gpu h200: test/data/nvidia-h200/,
-# measured with the cupti backend), without a GPU.
+# --gpu h100: test/data/nvidia-h100/, both measured with the cupti backend),
+# without a GPU.
 #
 # It builds the 14 annotated PolyBench/GPU kernels (examples/polybench/) for
 # the emulator, profiles them at small sizes only (N <= 128) with the built-in
@@ -13,15 +14,16 @@
 # program, the emulator's estimate, the program's own shape, the best measured
 # shape at N = 128 carried over) with the best measured time, and how well the
 # estimator ranks the shapes. With a dataset measured by the cupti backend
-# (--gpu h200) it also compares the emulator's metrics at the profiled sizes
+# (--gpu h200, h100) it also compares the emulator's metrics at the profiled sizes
 # with CUPTI's (scripts/compare-metrics.py -> WORK/metrics.md).
 # docs/results.md records the runs.
 #
 # Usage: scripts/real-timings.sh [OPTIONS]
-#   --gpu NAME         whose measured times judge: rtx-2070-super (default) or
-#                      h200 (the datasets and the device profile the emulator
-#                      profiles with; default sizes 1024,2048,4096,8192 for
-#                      both; a size a dataset lacks is left out of the judge)
+#   --gpu NAME         whose measured times judge: rtx-2070-super (default),
+#                      h200 or h100 (the datasets and the device profile the
+#                      emulator profiles with: rtx-2070-super, h200,
+#                      h100-sxm; default sizes 1024,2048,4096,8192 for all;
+#                      a size a dataset lacks is left out of the judge)
 #   --device PROFILE   another device profile for the emulator (e.g. h200-probed)
 #   --build DIR        klaraptor's build folder (default: build/ of this tree)
 #   --no-build         use the build as it is (no cmake, no ninja)
@@ -65,9 +67,11 @@ done
 case "$gpu" in
   rtx-2070-super) data=$root/test/data/rtx-2070-super; arch=sm_75 ;;
   h200) data=$root/test/data/nvidia-h200/polybench; arch=sm_90 ;;
-  *) die "--gpu: no PolyBench dataset for '$gpu' (rtx-2070-super, h200)" ;;
+  h100) data=$root/test/data/nvidia-h100/polybench; arch=sm_90 ;;
+  *) die "--gpu: no PolyBench dataset for '$gpu' (rtx-2070-super, h200, h100)" ;;
 esac
-device=${device:-$gpu}
+# The built-in device profile of each GPU (klaraptor device profiles).
+case "$gpu" in h100) device=${device:-h100-sxm} ;; *) device=${device:-$gpu} ;; esac
 for list in "$train" "$sizes"; do
   [[ $list =~ ^[0-9]+(,[0-9]+)*$ ]] || die "expected sizes like 32,64, got '$list'"
 done
