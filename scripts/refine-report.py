@@ -123,11 +123,11 @@ def main():
         die("no *-refine0.json decision logs in %s" % a.dir)
 
     def shape(b):
-        return "x".join(str(x) for x in b if True)
+        return "x".join(str(x) for x in b)
 
     print("best/chosen measured time per launch (1 = the best shape); times from %s" % sweep)
     print("%-14s %-8s %-12s %9s %12s %9s %12s %9s %12s %9s %10s %10s" % (
-        "kernel", "data", "best", "best us", "requested", "", "model", "", "refined", "",
+        "kernel", "data", "best", "best us", "requested", "b/c", "model", "b/c", "refined", "b/c",
         "trial us", "sweep us"))
     for r in rows:
         data = ",".join("%s=%s" % kv for kv in sorted(r["data"].items()))
