@@ -111,6 +111,22 @@ void Config::parseRefine(const char *Value) {
                      " or off; using " + std::to_string(DefaultRefineShapes));
 }
 
+void Config::parseGridCheck(const char *Value) {
+  if (!Value || !*Value)
+    return;
+  std::string V = normalise(Value);
+  if (V == "1" || V == "on") {
+    GridCheck = true;
+    return;
+  }
+  if (V == "0" || V == "off") {
+    GridCheck = false;
+    return;
+  }
+  Warnings.push_back(std::string("KLARAPTOR_GRID_CHECK '") + Value +
+                     "' is not 1, on, 0 or off; using on");
+}
+
 Config Config::fromEnvironment() {
   Config C = parse(std::getenv("KLARAPTOR_MODE"), std::getenv("KLARAPTOR_LOG"),
                    std::getenv("KLARAPTOR_LOG_LEVEL"));
@@ -120,6 +136,7 @@ Config Config::fromEnvironment() {
     C.CachePath = Cache;
   C.parseMargin(std::getenv("KLARAPTOR_MARGIN"));
   C.parseRefine(std::getenv("KLARAPTOR_REFINE"));
+  C.parseGridCheck(std::getenv("KLARAPTOR_GRID_CHECK"));
   return C;
 }
 

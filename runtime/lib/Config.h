@@ -2,8 +2,10 @@
 ///
 /// \file
 /// The runtime reads KLARAPTOR_MODE, KLARAPTOR_LOG, KLARAPTOR_LOG_LEVEL,
-/// KLARAPTOR_CACHE, KLARAPTOR_BENCH, KLARAPTOR_MARGIN and KLARAPTOR_REFINE once, when it is first used (docs/environment.md). Problems found while
-/// reading them are kept as warnings for the runtime to report.
+/// KLARAPTOR_CACHE, KLARAPTOR_BENCH, KLARAPTOR_MARGIN, KLARAPTOR_REFINE and
+/// KLARAPTOR_GRID_CHECK once, when it is first used (docs/environment.md).
+/// Problems found while reading them are kept as warnings for the runtime to
+/// report.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_RUNTIME_CONFIG_H
 #define KLARAPTOR_RUNTIME_CONFIG_H
@@ -48,6 +50,11 @@ struct Config {
   unsigned RefineShapes = DefaultRefineShapes;
   static constexpr unsigned DefaultRefineShapes = 3;
   static constexpr unsigned MaxRefineShapes = 3;
+  /// KLARAPTOR_GRID_CHECK: a kernel whose pragma's grid formula, at the
+  /// program's own block, gives a smaller grid than the program launches is
+  /// neither tuned nor profiled (docs/runtime-abi.md, "The grid check");
+  /// off: the formula is trusted.
+  bool GridCheck = true;
   /// Problems with the variables, reported once the diagnostics exist.
   std::vector<std::string> Warnings;
 
@@ -59,6 +66,9 @@ struct Config {
   /// Interprets a KLARAPTOR_REFINE value (0 to MaxRefineShapes, or "off")
   /// into RefineShapes; anything else keeps the default with a warning.
   void parseRefine(const char *Value);
+  /// Interprets a KLARAPTOR_GRID_CHECK value (1/on or 0/off) into
+  /// GridCheck; anything else keeps it on with a warning.
+  void parseGridCheck(const char *Value);
   /// Interprets the given values; null or empty means unset.
   static Config parse(const char *ModeValue, const char *LogValue,
                       const char *LevelValue);

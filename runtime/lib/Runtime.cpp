@@ -536,6 +536,47 @@ void Runtime::describeLaunch(KernelEntry &E, const klaraptor_launch_info *Info,
   L.device = Dev;
 }
 
+bool Runtime::gridCovers(KernelEntry &E, int Device, const int64_t *Data,
+                         const Dim3 &ReqGrid, const Dim3 &ReqBlock,
+                         void *CuFunction, const klaraptor_device_info &Dev,
+                         const char *Consequence) {
+  if (!Cfg.GridCheck)
+    return true;
+  // For the program's own block, the pragma's grid formula must cover the
+  // program's own grid (at least as many blocks in every dimension): a
+  // smaller grid means the formula does not describe how the kernel maps
+  // threads to data (e.g. its x and y swapped), and any other shape would
+  // leave data unprocessed. A larger one is a program that launches fewer
+  // blocks than the formula asks for (a guard or a grid-stride loop covers
+  // the rest), which the formula's launches also cover. A block the pragma
+  // cannot express (a fixed dimension other than 1) or one its where
+  // clauses reject says nothing about the formula.
+  const KernelSpec &S = *E.Spec;
+  for (int D = 0; D < 3; ++D)
+    if (!S.FreeDims[D] && ReqBlock[D] != 1)
+      return true;
+  Dim3 FormulaGrid;
+  if (!CandidateEnumerator(S, launchLimits(E, Device, CuFunction, Dev))
+           .admit(Data, S.Data.size(), ReqBlock, FormulaGrid))
+    return true;
+  if (FormulaGrid[0] >= ReqGrid[0] && FormulaGrid[1] >= ReqGrid[1] &&
+      FormulaGrid[2] >= ReqGrid[2])
+    return true;
+  const std::string &Name = E.displayName();
+  Diags.reportOnce(
+      LogLevel::Warn,
+      "kernel '" + Name + "': the pragma's grid formula gives grid " +
+          dimsText(FormulaGrid) + " for the program's own block " +
+          dimsText(ReqBlock) + " at " + dataText(E, Data) +
+          ", smaller than the grid " + dimsText(ReqGrid) +
+          " the program launches: the formula does not match the kernel's "
+          "indexing (check grid(...) at " +
+          S.Location + "; KLARAPTOR_GRID_CHECK=off trusts it); " +
+          Consequence,
+      "grid mismatch:" + Name);
+  return false;
+}
+
 klaraptor_status Runtime::profileLaunch(KernelEntry &E,
                                         klaraptor_launch_info *Info,
                                         void *CuFunction, const int64_t *Key,
@@ -578,6 +619,12 @@ klaraptor_status Runtime::profileLaunch(KernelEntry &E,
                                          "; nothing is profiled");
     return KLARAPTOR_UNCHANGED;
   }
+  const Dim3 ReqGrid = {Info->grid[0], Info->grid[1], Info->grid[2]};
+  const Dim3 ReqBlock = {Info->block[0], Info->block[1], Info->block[2]};
+  if (!gridCovers(E, Device, Data, ReqGrid, ReqBlock, CuFunction, *Dev,
+                  "not profiled (its other shapes would leave data "
+                  "unprocessed), launching as requested"))
+    return KLARAPTOR_UNCHANGED;
   std::vector<const char *> Names;
   std::vector<klaraptor_candidate> Out;
   klaraptor_profile_launch L;
@@ -667,41 +714,12 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
         "no admissible:" + Name);
     return Fallback("no admissible candidate");
   }
+  if (!gridCovers(E, Device, Data, ReqGrid, ReqBlock, CuFunction, *Info,
+                  "launching as requested"))
+    return Fallback("grid formula disagrees with the launch");
   std::shared_ptr<const Model> M = Models.find(E.DeviceName, E.SourceName);
   if (!M)
     return Fallback("no model");
-
-  // For the program's own block, the pragma's grid formula must cover the
-  // program's own grid (at least as many blocks in every dimension): a
-  // smaller grid means the formula does not describe how the kernel maps
-  // threads to data (e.g. its x and y swapped), and any other shape would
-  // leave data unprocessed. A larger one is a program that launches fewer
-  // blocks than the formula asks for (a guard or a grid-stride loop covers
-  // the rest), which the formula's launches also cover.
-  {
-    bool Conforms = true;
-    for (int D = 0; D < 3; ++D)
-      Conforms &= S.FreeDims[D] || ReqBlock[D] == 1;
-    Dim3 FormulaGrid;
-    if (Conforms &&
-        CandidateEnumerator(S, launchLimits(E, Device, CuFunction, *Info))
-            .admit(Data, S.Data.size(), ReqBlock, FormulaGrid) &&
-        (FormulaGrid[0] < ReqGrid[0] || FormulaGrid[1] < ReqGrid[1] ||
-         FormulaGrid[2] < ReqGrid[2])) {
-      Diags.reportOnce(
-          LogLevel::Warn,
-          "kernel '" + Name + "': the pragma's grid formula gives grid " +
-              dimsText(FormulaGrid) + " for the program's own block " +
-              dimsText(ReqBlock) + " at " + dataText(E, Data) +
-              ", smaller than the grid " + dimsText(ReqGrid) +
-              " the program launches: the formula does not match the "
-              "kernel's indexing (check "
-              "grid(...) at " + S.Location + "); launching as requested",
-          "grid mismatch:" + Name);
-      Record->ModelName = M->Name;
-      return Fallback("grid formula disagrees with the launch");
-    }
-  }
 
   // The persistent cache, keyed by program, kernel, GPU, model and data.
   std::string CacheKey;

@@ -103,6 +103,14 @@ private:
   /// holds E.DecideMutex.
   LaunchLimits launchLimits(KernelEntry &E, int Device, void *CuFunction,
                             const klaraptor_device_info &Info);
+  /// Whether the pragma's grid formula, at the program's own block, covers
+  /// the grid the program launches (always, with KLARAPTOR_GRID_CHECK=off).
+  /// When it does not, warns once per kernel, naming both grids, the data,
+  /// the pragma's location and \p Consequence. The caller holds
+  /// E.DecideMutex.
+  bool gridCovers(KernelEntry &E, int Device, const int64_t *Data,
+                  const Dim3 &ReqGrid, const Dim3 &ReqBlock, void *CuFunction,
+                  const klaraptor_device_info &Dev, const char *Consequence);
   /// KLARAPTOR_MODE=profile: hands the launch and its candidates to the
   /// profiler plug-in once per (kernel, device, data); the launch keeps its
   /// configuration.

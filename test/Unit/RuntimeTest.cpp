@@ -121,8 +121,8 @@ TEST_F(RuntimeTest, AGridFormulaThatCannotCoverTheLaunchKeepsIt) {
             "warn: kernel 'mat': the pragma's grid formula gives grid 4x17x1 "
             "for the program's own block 32x8x1 at R=130, C=120, smaller "
             "than the grid 5x15x1 the program launches: the formula does not "
-            "match the kernel's indexing (check grid(...) at mat.cu:3:9); "
-            "launching as requested");
+            "match the kernel's indexing (check grid(...) at mat.cu:3:9; "
+            "KLARAPTOR_GRID_CHECK=off trusts it); launching as requested");
   // A program that launches fewer blocks than the formula (a grid-stride
   // loop) is tuned.
   Launch G({130, 120}, {2, 2, 1}, {32, 8, 1});
@@ -130,6 +130,48 @@ TEST_F(RuntimeTest, AGridFormulaThatCannotCoverTheLaunchKeepsIt) {
   Launch G2({64, 64}, {1, 1, 1}, {32, 8, 1});
   EXPECT_EQ(R->launch(&K.Desc, &G2.Info), KLARAPTOR_OK);
   EXPECT_EQ(G2.block(), (Dim3{16, 16, 1}));
+}
+
+TEST_F(RuntimeTest, GridCheckWarnsWithoutAModelAndCanBeTurnedOff) {
+  const char *Spec = "klaraptor v1\nkernel mat\nloc mat.cu:3:9\ndata R 100\n"
+                     "data C 1000\nblock bx by\ngrid ceildiv(C, bx)\n"
+                     "grid ceildiv(R, by)\ncandidates list 32x8x1 16x16x1\n";
+  {
+    // No model registered: the launch keeps its shape anyway, and the user
+    // still learns that the formula is wrong (before profiling with it).
+    TestKernel K(Spec, "mat");
+    Launch L({130, 120}, {5, 15, 1}, {32, 8, 1});
+    EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_UNCHANGED);
+    ASSERT_EQ(Diags->lines().size(), 1u);
+    EXPECT_NE(Diags->lines()[0].find("gives grid 4x17x1"), std::string::npos)
+        << Diags->lines()[0];
+  }
+  // KLARAPTOR_GRID_CHECK=off: the formula is trusted and the kernel tuned.
+  Config C;
+  C.parseGridCheck("off");
+  EXPECT_TRUE(C.Warnings.empty());
+  EXPECT_FALSE(C.GridCheck);
+  start(C);
+  TestKernel K(Spec, "mat");
+  TestModel M([](const int64_t *, uint32_t, const klaraptor_candidate &C) {
+    return C.block[0] == 16 ? 1.0 : 2.0;
+  });
+  R->registerModel("mat", &M.Model);
+  Launch L({130, 120}, {5, 15, 1}, {32, 8, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_OK);
+  EXPECT_EQ(L.block(), (Dim3{16, 16, 1}));
+  EXPECT_TRUE(Diags->lines().empty());
+  // Values other than 1/on/0/off keep the check with a warning.
+  Config Bad;
+  Bad.parseGridCheck("maybe");
+  EXPECT_TRUE(Bad.GridCheck);
+  ASSERT_EQ(Bad.Warnings.size(), 1u);
+  EXPECT_EQ(Bad.Warnings[0],
+            "KLARAPTOR_GRID_CHECK 'maybe' is not 1, on, 0 or off; using on");
+  Config On;
+  On.parseGridCheck(" ON ");
+  EXPECT_TRUE(On.GridCheck);
+  EXPECT_TRUE(On.Warnings.empty());
 }
 
 TEST_F(RuntimeTest, MarginKeepsTheRequestUnlessClearlyFaster) {
