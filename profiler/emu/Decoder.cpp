@@ -808,8 +808,57 @@ void KernelBuilder::decodeControl(DecodeCtx &C, Inst &I, bool &Handled) {
   Handled = false;
 }
 
+/// PTX's operand-size rule for the arithmetic instructions (PTX ISA,
+/// "Operand Type Information"): every register operand has the size of the
+/// instruction's type, except that `.wide` doubles the destination (and
+/// mad's addend). ptxas rejects the rest ("Arguments mismatch"); the
+/// emulator used to run them on the register's bytes. ld, st, cvt, mov and
+/// the instructions whose operands have types of their own (shifts, selp,
+/// setp, ...) are checked by their decoders, not here.
+static void checkOperandSizes(DecodeCtx &C, const ptx::Instruction &PI,
+                              const std::function<unsigned(const std::string &)> &RegBytes) {
+  static const std::string_view Uniform[] = {
+      "add", "sub", "mul", "mad", "fma", "min", "max", "neg", "abs", "div",
+      "rem", "and", "or", "xor", "not", "sqrt", "rcp", "rsqrt", "sin", "cos",
+      "lg2", "ex2", "tanh", "copysign"};
+  if (PI.Parts.empty() || std::find(std::begin(Uniform), std::end(Uniform),
+                                    PI.Parts[0]) == std::end(Uniform))
+    return;
+  Type T = Type::None;
+  bool Wide = false;
+  for (size_t K = 1; K < PI.Parts.size(); ++K) {
+    Type P = ptx::parseType(PI.Parts[K]);
+    if (P != Type::None)
+      T = P;
+    Wide |= PI.Parts[K] == "wide";
+  }
+  unsigned Size = ptx::typeSize(T);
+  if (T == Type::Pred || Size == 0)
+    return;
+  for (size_t K = 0; K < PI.Ops.size(); ++K) {
+    const ptx::Operand &O = PI.Ops[K];
+    if (O.K != ptx::Operand::Name)
+      continue;
+    unsigned Have = RegBytes(O.Text);
+    if (!Have)
+      continue; // not a register: special registers, symbols, predicates
+    unsigned Want = Wide && (K == 0 || K == 3) ? 2 * Size : Size;
+    if (Have != Want) {
+      C.invalid("operand '" + O.Text + "' is a " + std::to_string(8 * Have) +
+                "-bit register where ." + ptx::typeName(T) +
+                (Wide ? " (.wide)" : "") + " needs " +
+                std::to_string(8 * Want) + " bits");
+      return;
+    }
+  }
+}
+
 void KernelBuilder::decodeInst(const ptx::Instruction &PI, Inst &I) {
   DecodeCtx C(*this, PI, DecodingEntry);
+  checkOperandSizes(C, PI, [&](const std::string &Name) -> unsigned {
+    const SymInfo *S = lookup(Name);
+    return S && S->K == SymInfo::Reg ? S->Bytes : 0;
+  });
   I.Line = PI.Line;
   I.Func = CurFunc;
   size_t Pc = size_t(&I - P.Code.data());

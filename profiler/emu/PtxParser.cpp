@@ -948,6 +948,9 @@ bool Parser::parseInstruction(Function &F) {
 
 std::unique_ptr<Module> Parser::run() {
   auto M = std::make_unique<Module>();
+  // PTX ISA, "PTX Module Directives": a module begins with `.version`,
+  // followed by `.target`; ptxas rejects a module without them.
+  bool SawVersion = false, SawTarget = false;
   while (tok().Kind != TokKind::End) {
     const Token &T = tok();
     if (T.is(';')) {
@@ -959,6 +962,22 @@ std::unique_ptr<Module> Parser::run() {
       return nullptr;
     }
     std::string_view W = T.Text;
+    if (!SawVersion && W != ".version") {
+      fail("the module does not begin with a '.version' directive (found " +
+           describe(T) + ")");
+      return nullptr;
+    }
+    if (SawVersion && W == ".version") {
+      fail("a second '.version' directive");
+      return nullptr;
+    }
+    if (SawVersion && !SawTarget && W != ".target") {
+      fail("'.version' must be followed by a '.target' directive (found " +
+           describe(T) + ")");
+      return nullptr;
+    }
+    SawTarget |= W == ".target";
+    SawVersion = true;
     if (W == ".version") {
       next();
       if (tok().Kind == TokKind::Float || tok().Kind == TokKind::Int) {
@@ -1095,6 +1114,12 @@ std::unique_ptr<Module> Parser::run() {
   }
   if (Failed)
     return nullptr;
+  if (!SawTarget) {
+    fail(SawVersion ? "'.version' must be followed by a '.target' directive"
+                    : "the module does not begin with a '.version' directive "
+                      "(it is empty)");
+    return nullptr;
+  }
   return M;
 }
 

@@ -188,6 +188,67 @@ TEST(FrontEnd, SyntaxErrors) {
   }
 }
 
+TEST(FrontEnd, ModuleDirectivesAreRequired) {
+  // What ptxas rejects (issue 16): no .version first, no .target after it.
+  struct {
+    const char *Text;
+    const char *Error;
+  } Cases[] = {
+      {".target sm_90\n.visible .entry k()\n{\n  ret;\n}\n",
+       "ptx:1: the module does not begin with a '.version' directive (found '.target')"},
+      {"// nothing but a comment\n",
+       "ptx:2: the module does not begin with a '.version' directive (it is empty)"},
+      {".version 8.0\n.visible .entry k()\n{\n  ret;\n}\n",
+       "ptx:2: '.version' must be followed by a '.target' directive (found '.visible')"},
+      {".version 8.0\n", "ptx:2: '.version' must be followed by a '.target' directive"},
+      {".version 8.0\n.target sm_90\n.version 8.0\n", "ptx:3: a second '.version' directive"},
+  };
+  for (auto &C : Cases) {
+    std::string Err;
+    EXPECT_FALSE(Module::load(C.Text, Err)) << C.Text;
+    EXPECT_EQ(Err, C.Error) << C.Text;
+  }
+  std::string Err;
+  EXPECT_TRUE(Module::load("// a comment\n.version 8.0\n.target sm_90\n", Err)) << Err;
+}
+
+TEST(FrontEnd, ArithmeticOperandsHaveTheTypesSize) {
+  // ptxas: "Arguments mismatch"; the emulator ran them on the register's
+  // bytes (issue 16: add.bf16x2 into a 64-bit register).
+  std::string P = ptxHeader() + R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b16 %rs<3>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  .reg .f32 %f<3>;
+  .reg .pred %p<2>;
+  add.rn.bf16x2 %rd1, %r1, %r2;
+  add.s32 %r1, %rd1, 1;
+  fma.rn.f32 %f1, %f2, %rd2, %f1;
+  mul.wide.s32 %r3, %r1, %r2;
+  mad.wide.u32 %rd1, %r1, %r2, %r3;
+  mul.wide.u16 %r1, %rs1, %rs2;
+  mad.wide.s32 %rd1, %r1, %r2, %rd2;
+  add.f16x2 %r1, %r2, %r3;
+  and.pred %p1, %p0, %p1;
+  add.u64 %rd1, %rd2, %tid.x;
+  ret;
+}
+)";
+  auto M = load(P);
+  ASSERT_TRUE(M);
+  const KernelInfo *K = M->findKernel("k");
+  ASSERT_TRUE(K);
+  EXPECT_EQ(K->Unsupported, (std::vector<std::string>{
+      "invalid instruction 'add.rn.bf16x2': operand '%rd1' is a 64-bit register where .bf16x2 needs 32 bits at PTX line 12",
+      "invalid instruction 'add.s32': operand '%rd1' is a 64-bit register where .s32 needs 32 bits at PTX line 13",
+      "invalid instruction 'fma.rn.f32': operand '%rd2' is a 64-bit register where .f32 needs 32 bits at PTX line 14",
+      "invalid instruction 'mul.wide.s32': operand '%r3' is a 32-bit register where .s32 (.wide) needs 64 bits at PTX line 15",
+      "invalid instruction 'mad.wide.u32': operand '%r3' is a 32-bit register where .u32 (.wide) needs 64 bits at PTX line 16",
+  }));
+}
+
 TEST(FrontEnd, InvalidInstructionsAreReportedWhenExecuted) {
   std::string P = ptxHeader() + R"(
 .visible .entry k()
