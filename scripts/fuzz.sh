@@ -9,7 +9,7 @@
 # Usage: scripts/fuzz.sh [OPTIONS]
 #   --seconds N     run each target N seconds (default 60)
 #   --runs N        instead: stop each target after N runs
-#   --targets LIST  which: spec,ptx,cache,dataset (default all)
+#   --targets LIST  which: spec,ptx,cache,dataset,pragma (default all)
 #   --build DIR     the fuzz build folder (default: build-fuzz in the tree)
 #   --jobs N        processes per target (libFuzzer -fork; default 1)
 #   --seed N        libFuzzer's seed (default: a new one each run); with
@@ -21,7 +21,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-fuzz
 seconds=60
 runs=""
-targets=spec,ptx,cache,dataset
+targets=spec,ptx,cache,dataset,pragma
 jobs=1
 seed=""
 fresh=0
@@ -49,7 +49,7 @@ mkdir -p "$build"
 build=$(cd "$build" && pwd)
 IFS=, read -r -a selected <<< "$targets"
 for t in "${selected[@]}"; do
-  case "$t" in spec|ptx|cache|dataset) ;; *) die "--targets: no target '$t' (spec, ptx, cache, dataset)" ;; esac
+  case "$t" in spec|ptx|cache|dataset|pragma) ;; *) die "--targets: no target '$t' (spec, ptx, cache, dataset, pragma)" ;; esac
 done
 
 if [ "$do_build" = 1 ]; then
