@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "Runtime.h"
 
+#include <sys/stat.h>
+
 #include "Candidates.h"
 
 #include <algorithm>
@@ -17,8 +19,10 @@
 #include <cstddef>
 #include <cstdio>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef KLARAPTOR_RT_VERSION
@@ -34,9 +38,44 @@ Runtime::Runtime(const Config &C, const CudaApi &Api)
     Diags.reportOnce(LogLevel::Warn, W);
 }
 
+bool Runtime::anyPathExists(std::initializer_list<const char *> Paths) {
+  struct stat St;
+  for (const char *P : Paths)
+    if (::stat(P, &St) == 0)
+      return true;
+  return false;
+}
+
+bool Runtime::gpuBuildWithoutGpu(bool DeviceNodes) const {
+  return Cfg.TheMode != Mode::Off && Devices.api().hasRuntime() &&
+         !Devices.api().hasEmulatorEstimates() && !DeviceNodes;
+}
+
+void Runtime::noteNoLaunchWithoutGpu() {
+  if (AnyLaunch.load(std::memory_order_relaxed))
+    return;
+  Diags.reportOnce(
+      LogLevel::Warn,
+      "this program is built for a GPU and this machine has no NVIDIA GPU "
+      "(no /dev/nvidiactl): no annotated launch reached klaraptor; to run it "
+      "on klaraptor's emulator, build it with klaraptor-clang++ "
+      "--klaraptor-emulate (docs/user-guide.md, section 3)",
+      "gpu build without gpu");
+}
+
 Runtime &Runtime::global() {
   // Never destroyed: launches may come from other threads during exit.
-  static Runtime *R = new Runtime(Config::fromEnvironment());
+  static Runtime *R = [] {
+    auto *G = new Runtime(Config::fromEnvironment());
+    // A program built for a GPU on a machine without one fails at its first
+    // CUDA call, before any launch reaches the runtime ("CUDA driver version
+    // is insufficient"): at exit, if nothing was launched, say what to do
+    // instead. The device nodes tell without loading the driver:
+    // /dev/nvidiactl on Linux, /dev/dxg under WSL 2.
+    if (G->gpuBuildWithoutGpu(anyPathExists({"/dev/nvidiactl", "/dev/dxg"})))
+      std::atexit([] { Runtime::global().noteNoLaunchWithoutGpu(); });
+    return G;
+  }();
   return *R;
 }
 
@@ -345,6 +384,8 @@ thread_local ThreadCachedDecision ThreadCache[ThreadCacheSlots];
 klaraptor_status Runtime::launchEntry(KernelEntry &E,
                                       klaraptor_launch_info *Info,
                                       void *CuFunction) {
+  if (!AnyLaunch.load(std::memory_order_relaxed))
+    AnyLaunch.store(true, std::memory_order_relaxed);
   if (!E.usable())
     return KLARAPTOR_UNCHANGED;
   const KernelSpec &S = *E.Spec;

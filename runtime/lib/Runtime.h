@@ -27,6 +27,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <initializer_list>
 #include <mutex>
 #include <set>
 #include <vector>
@@ -42,6 +43,15 @@ public:
   /// The process's runtime, configured from the environment on first use
   /// and never destroyed.
   static Runtime &global();
+  /// Whether the process runs a GPU build (the real CUDA runtime, not the
+  /// emulator's) with the runtime on, and \p DeviceNodes says the machine
+  /// has no NVIDIA device node: its CUDA calls will fail.
+  bool gpuBuildWithoutGpu(bool DeviceNodes) const;
+  /// At exit of such a process: when no annotated launch reached the
+  /// runtime, warns once and names --klaraptor-emulate.
+  void noteNoLaunchWithoutGpu();
+  /// Whether any of \p Paths exists.
+  static bool anyPathExists(std::initializer_list<const char *> Paths);
 
   klaraptor_status registerKernel(const klaraptor_kernel_desc *K);
   klaraptor_status launch(const klaraptor_kernel_desc *K,
@@ -80,6 +90,8 @@ private:
   ModelRegistry Models;
   ProfilerPlugin Plugin;
   std::atomic<uint64_t> Decisions{0};
+  /// Whether any launch reached launchEntry (noteNoLaunchWithoutGpu).
+  std::atomic<bool> AnyLaunch{false};
   /// Profile mode: (kernel id, device, data) already swept by this process.
   std::mutex ProfiledMutex;
   std::set<std::vector<int64_t>> Profiled;
