@@ -768,9 +768,10 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
                       const std::string &Device,
                       const KernelFitOptions &Options, KernelFit &Fit,
                       std::string &Error) {
-  std::string Who = "kernel '" + Kernel.Name + "'";
+  std::string Who = "kernel " + Kernel.displayName();
   Fit = KernelFit();
   Fit.Kernel = Kernel.Name;
+  Fit.SourceName = Kernel.sourceName();
   Fit.Spec = Kernel.Spec;
   Fit.Device = Device;
   Fit.Model = Options.Model.empty() ? model::defaultModel() : Options.Model;
@@ -1272,7 +1273,9 @@ newestKernelRows(const std::vector<profiledb::KernelRow> &Rows,
   std::vector<const profiledb::KernelRow *> Selected;
   for (size_t I = 0; I < Rows.size(); ++I) {
     if (!Only.empty() &&
-        std::find(Only.begin(), Only.end(), Rows[I].Name) == Only.end())
+        std::none_of(Only.begin(), Only.end(), [&](const std::string &Q) {
+          return Rows[I].isNamed(Q);
+        }))
       continue;
     if (Newest[Rows[I].Name] != I) {
       if (Older)

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 using namespace klaraptor::profiledb;
 
@@ -481,6 +482,40 @@ bool ProfileDb::hasSample(int64_t Kernel, const DataTuple &Data,
   for (int I = 0; I < 3; ++I)
     S.bind(3 + I, (int64_t)Block[I]);
   return S.step() == SQLITE_ROW;
+}
+
+std::string KernelRow::sourceName() const {
+  // The spec's second line is `kernel NAME` (docs/spec-format.md).
+  size_t Pos = 0;
+  while (Pos < Spec.size()) {
+    size_t End = Spec.find('\n', Pos);
+    if (End == std::string::npos)
+      End = Spec.size();
+    if (Spec.compare(Pos, 7, "kernel ") == 0 && End > Pos + 7)
+      return Spec.substr(Pos + 7, End - Pos - 7);
+    Pos = End + 1;
+  }
+  return Name;
+}
+
+std::string KernelRow::displayName() const {
+  std::string Source = sourceName();
+  return Source == Name ? Name : Source + " (" + Name + ")";
+}
+
+bool KernelRow::isNamed(const std::string &Query) const {
+  return Query == Name || Query == sourceName();
+}
+
+std::string klaraptor::profiledb::noSuchKernelText(const std::string &Query, const std::string &File,
+                             const std::vector<KernelRow> &Rows) {
+  std::string S = "no kernel '" + Query + "' in " + File;
+  std::set<std::string> Seen;
+  std::string Names;
+  for (const KernelRow &R : Rows)
+    if (Seen.insert(R.Name).second)
+      Names += (Names.empty() ? "" : ", ") + R.displayName();
+  return S + (Names.empty() ? " (it has none)" : "; its kernels: " + Names);
 }
 
 bool ProfileDb::kernels(std::vector<KernelRow> &Rows, std::string &Error) {

@@ -53,9 +53,23 @@ struct Sample {
 /// One row of the `kernels` table.
 struct KernelRow {
   int64_t Id = 0;
-  std::string Name;
+  std::string Name; ///< the device (mangled) name
   std::string Spec;
+
+  /// The kernel's name as written in the source (the spec's `kernel`
+  /// line, docs/spec-format.md), else Name.
+  std::string sourceName() const;
+  /// "source_name (device_name)", or Name alone when they are the same:
+  /// how a person reads the kernel's name.
+  std::string displayName() const;
+  /// Whether \p Query names this kernel: its device or its source name.
+  bool isNamed(const std::string &Query) const;
 };
+
+/// The error for a `--kernel NAME` that matches none of \p Rows: "no kernel
+/// 'NAME' in FILE; its kernels: a (_Z1aPf), b (_Z1bPf)".
+std::string noSuchKernelText(const std::string &Query, const std::string &File,
+                             const std::vector<KernelRow> &Rows);
 
 /// One sample as the fitter reads it: the launch's data values and the
 /// sample's block shape and metrics.

@@ -46,7 +46,7 @@ OPTIONS:
                       programs embed (default: the database's device)
   --model NAME        the model the programs evaluate: mwp-cwp (the default)
                       or waves (MWP-CWP per wave on the busiest SM)
-  --kernel NAME       fit only this kernel (device name; repeatable)
+  --kernel NAME       fit only this kernel (source or device name; repeatable)
   --min-samples N     fewest usable samples a kernel needs (default 6)
   --json              print the fit report as JSON instead of the table
   --eval 'N=V,bx=W'   print the predicted time (ns) of each fitted kernel at
@@ -112,8 +112,12 @@ void printTable(const KernelFit &F, const std::string &File) {
   std::string Vs;
   for (size_t V = 0; V < F.Vars.size(); ++V)
     Vs += (V ? ", " : "") + F.Vars[V];
-  std::printf("kernel %s (%s): %u samples (%u failed), device %s, model %s\n",
-              F.Kernel.c_str(), Vs.c_str(), F.SamplesUsed, F.SamplesFailed,
+  std::string Name = F.SourceName.empty() || F.SourceName == F.Kernel
+                         ? F.Kernel
+                         : F.SourceName + " (" + F.Kernel + ")";
+  std::printf("kernel %s, variables %s: %u samples (%u failed), device %s, "
+              "model %s\n",
+              Name.c_str(), Vs.c_str(), F.SamplesUsed, F.SamplesFailed,
               F.Device.c_str(), F.modelName().c_str());
   size_t FormW = 8;
   for (const FittedQuantity &Q : F.Quantities)
@@ -244,9 +248,9 @@ int runFit(const Args &A) {
   for (const std::string &K : Kernels) {
     bool Found = false;
     for (const auto &R : Rows)
-      Found |= R.Name == K;
+      Found |= R.isNamed(K);
     if (!Found) {
-      error(DbPath + ": no kernel '" + K + "' in the database");
+      error(profiledb::noSuchKernelText(K, DbPath, Rows));
       return 1;
     }
   }
@@ -256,7 +260,7 @@ int runFit(const Args &A) {
   std::vector<const profiledb::KernelRow *> Selected =
       newestKernelRows(Rows, Kernels, &Older);
   for (const profiledb::KernelRow *R : Older)
-    warning("kernel '" + R->Name + "': samples of an older pragma (kernel row " +
+    warning("kernel " + R->displayName() + ": samples of an older pragma (kernel row " +
             std::to_string(R->Id) + ") are not used");
 
   if (Evals.empty() && !makeDirs(OutDir, Err)) {

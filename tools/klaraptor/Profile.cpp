@@ -415,8 +415,10 @@ int runProfile(const Args &A) {
       Ok += R.Status == "ok";
     }
     AllSamples += Rows.size();
-    std::printf("  %-32s %4zu data sizes, %5zu samples (%zu ok)\n",
-                K.Name.c_str(), Data.size(), Rows.size(), Ok);
+    // The source name first, the device name as the second field.
+    std::printf("  %-20s %-32s %4zu data sizes, %5zu samples (%zu ok)\n",
+                K.sourceName().c_str(), K.Name.c_str(), Data.size(),
+                Rows.size(), Ok);
   }
   if (Kernels.empty())
     warning("no annotated launch was profiled: is the program built with "

@@ -192,6 +192,11 @@ struct Point {
 /// What the report shows of one kernel.
 struct KernelReport {
   std::string Name, SourceName;
+  /// The source name, a person's name for the kernel (the device name when
+  /// the spec has none).
+  const std::string &shown() const {
+    return SourceName.empty() ? Name : SourceName;
+  }
   bool Ok = false;
   std::string Error;
   KernelFit Fit;
@@ -345,9 +350,9 @@ void printKernel(const KernelReport &R) {
   std::string Vs;
   for (size_t V = 0; V < F.Vars.size(); ++V)
     Vs += (V ? ", " : "") + F.Vars[V];
-  std::printf("kernel %s (source %s; variables %s): %u samples (%u failed), "
+  std::printf("kernel %s (%s; variables %s): %u samples (%u failed), "
               "device %s\n",
-              R.Name.c_str(), R.SourceName.c_str(), Vs.c_str(), F.SamplesUsed,
+              R.shown().c_str(), R.Name.c_str(), Vs.c_str(), F.SamplesUsed,
               F.SamplesFailed, F.Device.c_str());
   std::printf("  fit:\n");
   size_t FormW = 8;
@@ -503,7 +508,7 @@ std::string scatterSvg(const KernelReport &R) {
   std::string S = "<svg class=\"scatter\" xmlns=\"http://www.w3.org/2000/svg\" "
                   "width=\"" +
                   num(W, "%.0f") + "\" height=\"" + num(H, "%.0f") +
-                  "\" role=\"img\"><title>" + htmlEscape(R.Name) +
+                  "\" role=\"img\"><title>" + htmlEscape(R.shown()) +
                   ": predicted vs measured time (log-log)</title>\n";
   if (!(Hi > 0)) {
     S += "<text x=\"20\" y=\"40\">no sample the model predicts</text></svg>\n";
@@ -599,7 +604,7 @@ std::string shapesSvg(const KernelReport &R) {
                   "width=\"" +
                   num(W, "%.0f") + "\" height=\"" + num(H, "%.0f") +
                   "\" role=\"img\"><title>" +
-                  htmlEscape(R.Name + " at " + tupleText(R.Size)) +
+                  htmlEscape(R.shown() + " at " + tupleText(R.Size)) +
                   ": time per block shape</title>\n";
   S += "<rect x=\"" + num(ML) + "\" y=\"" + num(MT) + "\" width=\"" + num(PW) +
        "\" height=\"" + num(PH) + "\" fill=\"none\" stroke=\"#888\"/>\n";
@@ -681,7 +686,7 @@ std::string shapesSvg(const KernelReport &R) {
 
 std::string htmlKernel(const KernelReport &R, size_t Index) {
   std::string S = "<section class=\"kernel\" id=\"k" + std::to_string(Index) +
-                  "\">\n<h2>" + htmlEscape(R.Name) + "</h2>\n";
+                  "\">\n<h2>" + htmlEscape(R.shown()) + "</h2>\n";
   if (!R.Ok) {
     S += "<p class=\"error\">not reported: " + htmlEscape(R.Error) +
          "</p>\n</section>\n";
@@ -691,7 +696,7 @@ std::string htmlKernel(const KernelReport &R, size_t Index) {
   std::string Vs;
   for (size_t V = 0; V < F.Vars.size(); ++V)
     Vs += (V ? ", " : "") + F.Vars[V];
-  S += "<p>source name <code>" + htmlEscape(R.SourceName) +
+  S += "<p>device name <code>" + htmlEscape(R.Name) +
        "</code>; variables <code>" + htmlEscape(Vs) + "</code>; " +
        std::to_string(F.SamplesUsed) + " samples (" +
        std::to_string(F.SamplesFailed) + " failed); model <code>" +
@@ -925,26 +930,17 @@ int runReport(const Args &A) {
   // A kernel whose pragma changed has several rows: the newest spec wins.
   std::vector<KernelReport> Reports;
   std::vector<const profiledb::KernelRow *> Selected;
-  std::string Known;
   for (const profiledb::KernelRow *Row : newestKernelRows(Rows)) {
+    if (!KernelName.empty() && !Row->isNamed(KernelName))
+      continue;
     KernelReport R;
     R.Name = Row->Name;
-    std::string SpecErr;
-    if (std::optional<KernelSpec> Spec = parseKernelSpec(Row->Spec, SpecErr))
-      R.SourceName = Spec->KernelName;
-    Known += (Known.empty() ? "" : ", ") + R.Name +
-             (R.SourceName.empty() || R.SourceName == R.Name
-                  ? ""
-                  : " (" + R.SourceName + ")");
-    if (!KernelName.empty() && KernelName != R.Name &&
-        KernelName != R.SourceName)
-      continue;
+    R.SourceName = Row->sourceName();
     Reports.push_back(std::move(R));
     Selected.push_back(Row);
   }
   if (Reports.empty()) {
-    error(DbPath + ": no kernel '" + KernelName +
-          "' in the database; known: " + Known);
+    error(profiledb::noSuchKernelText(KernelName, DbPath, Rows));
     return 1;
   }
   if (Wanted) {
@@ -1009,7 +1005,7 @@ int runReport(const Args &A) {
     unsigned Ok = 0;
     for (const KernelReport &R : Reports) {
       if (!R.Ok) {
-        std::printf("kernel %s: not reported: %s\n\n", R.Name.c_str(),
+        std::printf("kernel %s: not reported: %s\n\n", R.shown().c_str(),
                     R.Error.c_str());
         continue;
       }

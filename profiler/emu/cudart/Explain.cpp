@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <cxxabi.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -283,13 +284,42 @@ void Runtime::explainCandidates(const LaunchRequest &R, std::string &Out,
   }
 }
 
+/// A kernel's name as its source spells it: the demangled name without its
+/// parameter list (`matrix_scale`, `ns::k<int>`), or \p Mangled when it
+/// does not demangle (extern "C" kernels).
+static std::string sourceName(const std::string &Mangled) {
+  int Status = 0;
+  char *D = abi::__cxa_demangle(Mangled.c_str(), nullptr, nullptr, &Status);
+  if (Status != 0 || !D)
+    return Mangled;
+  std::string Name = D;
+  std::free(D);
+  // Cut the parameter list: the last top-level '(' (template arguments may
+  // hold parentheses of their own).
+  int Depth = 0;
+  size_t Cut = std::string::npos;
+  for (size_t I = 0; I < Name.size(); ++I) {
+    char C = Name[I];
+    if (C == '<')
+      ++Depth;
+    else if (C == '>' && Depth > 0)
+      --Depth;
+    else if (C == '(' && Depth == 0) {
+      Cut = I;
+      break;
+    }
+  }
+  return Cut == std::string::npos ? Name : Name.substr(0, Cut);
+}
+
 void Runtime::explainOwn(const LaunchRequest &R,
                          const timing::TraceCollector *Trace,
                          const emu::KernelProgram *Prog,
                          const std::string &CandidateText, double BestNs) {
   const Function &F = *R.F;
-  std::string S = fmt("launch %" PRIu64 ": kernel '%s' on %s\n",
-                      uint64_t(ExplainCounter.load()), F.Name.c_str(),
+  std::string S = fmt("launch %" PRIu64 ": kernel '%s' (%s) on %s\n",
+                      uint64_t(ExplainCounter.load()),
+                      sourceName(F.Name).c_str(), F.Name.c_str(),
                       device()->Id.c_str());
   const timing::TimingParams *TP = timingParams();
   timing::LaunchEstimate E;

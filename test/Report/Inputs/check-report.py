@@ -145,7 +145,9 @@ def check_json(args):
             fail("%s: agreement %r, recomputed spearman %r geomean %r"
                  % (name, ag, sp, gm))
         if text is not None:
-            sect = text.split("kernel " + name + " ", 1)
+            # The terminal heading: "kernel SOURCE (DEVICE; variables ...)".
+            shown = k.get("source_name") or name
+            sect = text.split("kernel %s (%s;" % (shown, name), 1)
             if len(sect) != 2:
                 fail("%s: not in the terminal report" % name)
             m = re.search(r"best/chosen measured time: ([0-9.]+)", sect[1])

@@ -229,7 +229,7 @@ TEST(KernelFitErrors, TooFewSamples) {
   EXPECT_FALSE(fitKernelSamples(kernel(), Few, "h100-sxm", KernelFitOptions(),
                                 Fit, Error));
   EXPECT_EQ(Error,
-            "kernel '_Z12matrix_scalePfPKfS1_ii': too few samples to "
+            "kernel matrix_scale (_Z12matrix_scalePfPKfS1_ii): too few samples to "
             "fit: 2 usable (status ok) of 3 recorded, at least 6 needed");
 }
 
@@ -240,7 +240,7 @@ TEST(KernelFitErrors, BadSpecAndDevice) {
   K.Spec = "klaraptor v9\n";
   EXPECT_FALSE(fitKernelSamples(K, samples(), "h100-sxm", KernelFitOptions(),
                                 Fit, Error));
-  EXPECT_EQ(Error.rfind("kernel '_Z12matrix_scalePfPKfS1_ii': the recorded "
+  EXPECT_EQ(Error.rfind("kernel _Z12matrix_scalePfPKfS1_ii: the recorded "
                         "spec cannot be parsed: ",
                         0),
             0u)

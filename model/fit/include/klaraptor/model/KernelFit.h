@@ -115,6 +115,7 @@ struct Agreement {
 class KernelFit {
 public:
   std::string Kernel; ///< the kernel's device (mangled) name
+  std::string SourceName; ///< its name in the source (the spec's), else Kernel
   std::string Spec;   ///< the encoded pragma
   std::string Device; ///< the device profile of the embedded parameters
   /// The data parameter names, in the spec's order.
