@@ -86,12 +86,22 @@ std::string pad(std::string S, size_t W) {
 }
 
 /// "N=64,M=32" (keys sorted); "(none)" for a kernel without data parameters.
-std::string tupleText(const DataTuple &T) {
+/// "N=16,M=8": the names in \p Order (the pragma's data order, as the user
+/// wrote them) first, then any others in key order.
+std::string tupleText(const DataTuple &T,
+                      const std::vector<std::string> &Order = {}) {
   if (T.empty())
     return "(none)";
   std::string S;
-  for (const auto &[K, V] : T)
+  auto Add = [&](const std::string &K, int64_t V) {
     S += (S.empty() ? "" : ",") + K + "=" + std::to_string(V);
+  };
+  for (const std::string &K : Order)
+    if (auto It = T.find(K); It != T.end())
+      Add(K, It->second);
+  for (const auto &[K, V] : T)
+    if (std::find(Order.begin(), Order.end(), K) == Order.end())
+      Add(K, V);
   return S;
 }
 
@@ -192,6 +202,8 @@ struct Point {
 /// What the report shows of one kernel.
 struct KernelReport {
   std::string Name, SourceName;
+  /// The data parameters in the pragma's order (how sizes are printed).
+  std::vector<std::string> DataOrder;
   /// The source name, a person's name for the kernel (the device name when
   /// the spec has none).
   const std::string &shown() const {
@@ -243,7 +255,7 @@ bool reportKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Row,
       V.push_back(&S);
   }
   if (ByTuple.empty()) {
-    R.Error = "kernel '" + Row.Name + "': no sample with status ok";
+    R.Error = "kernel " + Row.displayName() + ": no sample with status ok";
     return false;
   }
   for (const auto &KV : ByTuple)
@@ -263,14 +275,14 @@ bool reportKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Row,
     if (!Match) {
       std::string List;
       for (const DataTuple &T : R.Available)
-        List += (List.empty() ? "" : "; ") + tupleText(T);
+        List += (List.empty() ? "" : "; ") + tupleText(T, R.DataOrder);
       std::string Missing;
       for (const auto &KV : R.Available.front())
         if (!Wanted->count(KV.first))
           Missing += (Missing.empty() ? "" : ", ") + KV.first;
       R.Error =
-          "kernel '" + Row.Name + "': no samples at --size " +
-          tupleText(*Wanted) +
+          "kernel " + Row.displayName() + ": no samples at --size " +
+          tupleText(*Wanted, R.DataOrder) +
           (Missing.empty() ? "" : " (it gives no value for " + Missing + ")") +
           "; measured data tuples: " + List;
       return false;
@@ -381,7 +393,7 @@ void printKernel(const KernelReport &R) {
   for (const std::string &W : F.Warnings)
     std::printf("  note: %s\n", W.c_str());
 
-  std::printf("  size %s: %zu block shapes", tupleText(R.Size).c_str(),
+  std::printf("  size %s: %zu block shapes", tupleText(R.Size, R.DataOrder).c_str(),
               R.Shapes.size());
   if (R.FailedAtSize)
     std::printf(" (%u more failed)", R.FailedAtSize);
@@ -550,7 +562,7 @@ std::string scatterSvg(const KernelReport &R) {
            num(Y(P.Predicted)) + "\" r=\"" + (P.AtSize ? "4.5" : "3") +
            "\" fill=\"" + (P.AtSize ? "#d62728" : "#1f77b4") +
            "\" fill-opacity=\"" + (P.AtSize ? "0.9" : "0.45") + "\"><title>" +
-           htmlEscape(tupleText(P.Data) + " block " + shapeText(P.Block) +
+           htmlEscape(tupleText(P.Data, R.DataOrder) + " block " + shapeText(P.Block) +
                       ": measured " + num(P.Measured, "%.6g") +
                       " ns, predicted " + num(P.Predicted, "%.6g") + " ns") +
            "</title></circle>\n";
@@ -562,7 +574,7 @@ std::string scatterSvg(const KernelReport &R) {
        "time</text>\n";
   S += "<text x=\"" + num(ML + 8) + "\" y=\"" + num(MT + 16) +
        "\" font-size=\"11\" fill=\"#d62728\">&#9679; size " +
-       htmlEscape(tupleText(R.Size)) + "</text><text x=\"" + num(ML + 8) +
+       htmlEscape(tupleText(R.Size, R.DataOrder)) + "</text><text x=\"" + num(ML + 8) +
        "\" y=\"" + num(MT + 30) +
        "\" font-size=\"11\" fill=\"#1f77b4\">&#9679; other sizes</text>\n";
   return S + "</svg>\n";
@@ -604,7 +616,7 @@ std::string shapesSvg(const KernelReport &R) {
                   "width=\"" +
                   num(W, "%.0f") + "\" height=\"" + num(H, "%.0f") +
                   "\" role=\"img\"><title>" +
-                  htmlEscape(R.shown() + " at " + tupleText(R.Size)) +
+                  htmlEscape(R.shown() + " at " + tupleText(R.Size, R.DataOrder)) +
                   ": time per block shape</title>\n";
   S += "<rect x=\"" + num(ML) + "\" y=\"" + num(MT) + "\" width=\"" + num(PW) +
        "\" height=\"" + num(PH) + "\" fill=\"none\" stroke=\"#888\"/>\n";
@@ -718,7 +730,7 @@ std::string htmlKernel(const KernelReport &R, size_t Index) {
   for (const std::string &W : F.Warnings)
     S += "<p class=\"note\">note: " + htmlEscape(W) + "</p>\n";
   S += "<div class=\"plots\">\n" + scatterSvg(R) + shapesSvg(R) + "</div>\n";
-  S += "<h3>Block shapes at " + htmlEscape(tupleText(R.Size)) +
+  S += "<h3>Block shapes at " + htmlEscape(tupleText(R.Size, R.DataOrder)) +
        " (sorted by measured time)</h3>\n";
   S += "<table class=\"shapes\"><tr><th>block</th><th>measured ns</th><th>"
        "predicted ns</th><th>rank measured</th><th>rank predicted</th><th>"
@@ -936,6 +948,10 @@ int runReport(const Args &A) {
     KernelReport R;
     R.Name = Row->Name;
     R.SourceName = Row->sourceName();
+    std::string SpecErr;
+    if (std::optional<KernelSpec> Spec = parseKernelSpec(Row->Spec, SpecErr))
+      for (const DataParam &D : Spec->Data)
+        R.DataOrder.push_back(D.Name);
     Reports.push_back(std::move(R));
     Selected.push_back(Row);
   }
