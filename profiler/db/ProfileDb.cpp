@@ -432,6 +432,17 @@ int64_t ProfileDb::recordSweep(int64_t Run, int64_t Kernel,
     return -1;
   }
   int64_t Launch = sqlite3_last_insert_rowid(Db);
+  if (!insertSamples(Launch, Samples, Error))
+    return -1;
+  if (!T.commit()) {
+    Error = fail("cannot commit launch");
+    return -1;
+  }
+  return Launch;
+}
+
+bool ProfileDb::insertSamples(int64_t Launch, const std::vector<Sample> &Samples,
+                              std::string &Error) {
   Stmt S(Db, "INSERT INTO samples (launch_id, block_x, block_y, block_z, "
              "grid_x, grid_y, grid_z, registers, shared_bytes, time_ns, "
              "status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
@@ -439,7 +450,7 @@ int64_t ProfileDb::recordSweep(int64_t Run, int64_t Kernel,
              "VALUES (?1, ?2, ?3)");
   if (!S.ok() || !M.ok()) {
     Error = fail("cannot record sample");
-    return -1;
+    return false;
   }
   for (const Sample &Smp : Samples) {
     S.reset();
@@ -452,7 +463,7 @@ int64_t ProfileDb::recordSweep(int64_t Run, int64_t Kernel,
     S.bind(11, Smp.Status);
     if (S.step() != SQLITE_DONE) {
       Error = fail("cannot record sample");
-      return -1;
+      return false;
     }
     int64_t SampleId = sqlite3_last_insert_rowid(Db);
     for (const auto &[Key, Value] : Smp.Metrics) {
@@ -460,15 +471,29 @@ int64_t ProfileDb::recordSweep(int64_t Run, int64_t Kernel,
       M.bind(1, SampleId).bind(2, Key).bind(3, Value);
       if (M.step() != SQLITE_DONE) {
         Error = fail("cannot record metric '" + Key + "'");
-        return -1;
+        return false;
       }
     }
   }
-  if (!T.commit()) {
-    Error = fail("cannot commit launch");
-    return -1;
+  return true;
+}
+
+bool ProfileDb::appendSamples(int64_t Launch, const std::vector<Sample> &Samples,
+                              std::string &Error) {
+  if (Samples.empty())
+    return true;
+  Transaction T(Db);
+  if (!T.began()) {
+    Error = fail("cannot begin transaction");
+    return false;
   }
-  return Launch;
+  if (!insertSamples(Launch, Samples, Error))
+    return false;
+  if (!T.commit()) {
+    Error = fail("cannot commit samples");
+    return false;
+  }
+  return true;
 }
 
 bool ProfileDb::hasSample(int64_t Kernel, const DataTuple &Data,

@@ -129,11 +129,18 @@ public:
   int64_t findKernel(const std::string &Name, const std::string &SpecText);
 
   /// Records one launch's sweep, its samples and their metrics, in one
-  /// transaction: all of it or nothing. Returns the launch id, or -1.
+  /// transaction: all of it or nothing. Returns the launch id, or -1. A
+  /// profiler records a launch with its first measured samples and adds the
+  /// others as they are measured (appendSamples), so that a sweep killed
+  /// half way keeps the shapes it measured and resumes after them.
   int64_t recordSweep(int64_t Run, int64_t Kernel, const DataTuple &Data,
                       const uint32_t RequestedGrid[3],
                       const uint32_t RequestedBlock[3],
                       const std::vector<Sample> &Samples, std::string &Error);
+  /// Adds \p Samples (and their metrics) to launch \p Launch, in one
+  /// transaction.
+  bool appendSamples(int64_t Launch, const std::vector<Sample> &Samples,
+                     std::string &Error);
 
   /// Whether some launch of \p Kernel with \p Data has a sample for
   /// \p Block (any status): the shape needs no new measurement on resume.
@@ -158,6 +165,9 @@ public:
   sqlite3 *handle() { return Db; }
 
 private:
+  /// Inserts \p Samples of launch \p Launch inside the caller's transaction.
+  bool insertSamples(int64_t Launch, const std::vector<Sample> &Samples,
+                     std::string &Error);
   ProfileDb(sqlite3 *Db, std::string Path) : Db(Db), Path(std::move(Path)) {}
   bool exec(const char *Sql, std::string &Error);
   std::string fail(const std::string &What) const;

@@ -35,6 +35,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <functional>
 #include <cinttypes>
 #include <cmath>
 #include <cstdarg>
@@ -159,6 +160,8 @@ struct SweepCtx {
   std::chrono::steady_clock::time_point Start, LastNote;
   std::string What;
   bool Progress;
+  /// Called with each shape's index once its result is in Out.
+  std::function<void(uint32_t)> Done;
 };
 
 void onShape(void *Ctx, uint32_t Index, const void *Record,
@@ -171,6 +174,8 @@ void onShape(void *Ctx, uint32_t Index, const void *Record,
   R.Message = Message ? Message : "";
   if (Record)
     R.Record = *static_cast<const profiler::LaunchRecord *>(Record);
+  if (C.Done)
+    C.Done(Index);
   auto Now = std::chrono::steady_clock::now();
   if (C.Progress && Now - C.LastNote > std::chrono::seconds(2)) {
     C.LastNote = Now;
@@ -182,12 +187,14 @@ void onShape(void *Ctx, uint32_t Index, const void *Record,
 /// Runs \p Shapes (6 numbers each) through the backend.
 bool runSweep(Backend &B, const klaraptor_profile_launch &L,
               const std::vector<uint32_t> &Shapes, int Flags, bool Progress,
-              std::vector<ShapeResult> &Out, std::string &Error) {
+              std::vector<ShapeResult> &Out, std::string &Error,
+              std::function<void(uint32_t)> Done = {}) {
   uint32_t N = uint32_t(Shapes.size() / 6);
   Out.assign(N, ShapeResult());
   SweepCtx C{&Out, N, std::chrono::steady_clock::now(),
              std::chrono::steady_clock::now(),
-             std::string(kernelName(L)) + "(" + dataText(L) + ")", Progress};
+             std::string(kernelName(L)) + "(" + dataText(L) + ")", Progress,
+             std::move(Done)};
   char Why[512] = "";
   const void *Fn = L.cu_function ? L.cu_function : L.host_handle;
   if (B.Cupti)
@@ -365,13 +372,28 @@ int Session::onLaunch(const klaraptor_profile_launch &L) {
       TimesOnly && *TimesOnly && std::strcmp(TimesOnly, "0") != 0
           ? EstimateOnly
           : 0;
-  if (!runSweep(B, L, Shapes, Flags, !quiet(), Results, Error)) {
-    say("error: %s: %s", What.c_str(), Error.c_str());
-    return -1;
-  }
-  std::vector<profiledb::Sample> Samples;
+  // The samples are written as they are measured (at most once a second,
+  // and at the end; the launch with the first of them): a sweep killed half
+  // way keeps what it measured, and the next run resumes after it.
+  int64_t Launch = -1;
   unsigned Failed = 0;
-  for (size_t I = 0; I < Results.size(); ++I) {
+  std::vector<profiledb::Sample> Pending;
+  auto LastWrite = std::chrono::steady_clock::now();
+  bool WriteFailed = false;
+  auto flush = [&] {
+    if (!WriteFailed && !Pending.empty()) {
+      bool Ok = Launch < 0 ? (Launch = Db->recordSweep(Run, Kernel, Data, L.grid,
+                                                       L.block, Pending, Error)) >= 0
+                           : Db->appendSamples(Launch, Pending, Error);
+      if (!Ok) {
+        say("error: %s", Error.c_str());
+        WriteFailed = true;
+      }
+    }
+    Pending.clear();
+    LastWrite = std::chrono::steady_clock::now();
+  };
+  auto done = [&](uint32_t I) {
     const ShapeResult &R = Results[I];
     profiledb::Sample S;
     for (int D = 0; D < 3; ++D) {
@@ -398,12 +420,18 @@ int Session::onLaunch(const klaraptor_profile_launch &L) {
       }
       S.Metrics = Rec.Values;
     }
-    Samples.push_back(std::move(S));
-  }
-  if (Db->recordSweep(Run, Kernel, Data, L.grid, L.block, Samples, Error) < 0) {
-    say("error: %s", Error.c_str());
+    Pending.push_back(std::move(S));
+    if (std::chrono::steady_clock::now() - LastWrite >= std::chrono::seconds(1))
+      flush();
+  };
+  bool Swept = runSweep(B, L, Shapes, Flags, !quiet(), Results, Error, done);
+  flush();
+  if (!Swept) {
+    say("error: %s: %s", What.c_str(), Error.c_str());
     return -1;
   }
+  if (WriteFailed)
+    return -1;
   if (!quiet()) {
     double S = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                              T0)
