@@ -11,6 +11,8 @@
 #include <sqlite3.h>
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -207,6 +209,35 @@ std::string klaraptor::profiledb::specHash(const std::string &Text) {
   char Buf[17];
   std::snprintf(Buf, sizeof(Buf), "%016llx", (unsigned long long)H);
   return Buf;
+}
+
+std::string klaraptor::profiledb::fileIdentity(const std::string &Path,
+                                               std::string &Error) {
+  FILE *F = std::fopen(Path.c_str(), "rb");
+  if (!F) {
+    Error = "cannot read '" + Path + "': " + std::strerror(errno);
+    return "";
+  }
+  uint64_t H = 0xcbf29ce484222325ull, Size = 0;
+  unsigned char Buf[1 << 16];
+  size_t N;
+  while ((N = std::fread(Buf, 1, sizeof(Buf), F)) > 0) {
+    Size += N;
+    for (size_t I = 0; I < N; ++I) {
+      H ^= Buf[I];
+      H *= 0x100000001b3ull;
+    }
+  }
+  bool Bad = std::ferror(F);
+  std::fclose(F);
+  if (Bad) {
+    Error = "cannot read '" + Path + "'";
+    return "";
+  }
+  char Out[64];
+  std::snprintf(Out, sizeof(Out), "%llu bytes, fnv1a64 %016llx",
+                (unsigned long long)Size, (unsigned long long)H);
+  return Out;
 }
 
 ProfileDb::~ProfileDb() { sqlite3_close_v2(Db); }

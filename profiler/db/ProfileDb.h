@@ -92,6 +92,15 @@ bool dataFromJson(const std::string &Text, DataTuple &Data);
 /// FNV-1a 64 of \p Text as 16 lower-case hex digits.
 std::string specHash(const std::string &Text);
 
+/// The meta key under which `klaraptor profile` keeps the identity of the
+/// program file a database was profiled with (fileIdentity); not exported
+/// into datasets (a local build's path).
+inline std::string programIdentityKey(const std::string &AbsolutePath) {
+  return "program_identity:" + AbsolutePath;
+}
+/// "SIZE bytes, fnv1a64 HASH" of a file's content, or "" with \p Error.
+std::string fileIdentity(const std::string &Path, std::string &Error);
+
 /// An open profile database (one connection). Not shared between threads:
 /// open one per thread or process; WAL mode and a busy timeout let several
 /// writers take turns.

@@ -185,7 +185,8 @@ int runExport(const Args &A) {
     if (!Q.ok())
       return Fail("meta");
     while (Q.row())
-      D.Meta[Q.t(0)] = Q.t(1);
+      if (Q.t(0).rfind("program_identity:", 0) != 0) // local build paths
+        D.Meta[Q.t(0)] = Q.t(1);
   }
   std::string Date;
   bool HasDate = false;

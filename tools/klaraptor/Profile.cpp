@@ -30,6 +30,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef KLARAPTOR_VERSION
@@ -137,6 +138,29 @@ std::string tupleText(const std::map<std::string, int64_t> &T) {
   for (const auto &[K, V] : T)
     S += (S.empty() ? "" : " ") + K + "=" + std::to_string(V);
   return S;
+}
+
+/// \p Name as execvp finds it: itself when it has a '/', else the first
+/// executable file of that name in PATH; "" when there is none.
+std::string findProgram(const std::string &Name) {
+  if (Name.find('/') != std::string::npos)
+    return access(Name.c_str(), X_OK) == 0 ? Name : "";
+  const char *Path = std::getenv("PATH");
+  std::string Dirs = Path ? Path : "/usr/bin:/bin";
+  size_t Start = 0;
+  while (Start <= Dirs.size()) {
+    size_t End = Dirs.find(':', Start);
+    if (End == std::string::npos)
+      End = Dirs.size();
+    std::string Dir = Dirs.substr(Start, End - Start);
+    std::string Cand = (Dir.empty() ? "." : Dir) + "/" + Name;
+    struct stat St;
+    if (::stat(Cand.c_str(), &St) == 0 && S_ISREG(St.st_mode) &&
+        access(Cand.c_str(), X_OK) == 0)
+      return Cand;
+    Start = End + 1;
+  }
+  return "";
 }
 
 std::string absolutePath(const std::string &P) {
@@ -321,6 +345,25 @@ int runProfile(const Args &A) {
     }
   }
   const std::string AbsDb = absolutePath(DbPath);
+
+  // The program the database was profiled with: a rebuilt one (new code, a
+  // changed pragma or candidates) would mix two builds' measurements, and
+  // its completed runs would be skipped as profiled before. Refused.
+  if (std::string Prog = findProgram(Command[0]); !Prog.empty()) {
+    std::string Id = profiledb::fileIdentity(Prog, Error);
+    const std::string Key = profiledb::programIdentityKey(absolutePath(Prog));
+    const std::string Stored = Db->meta(Key);
+    if (!Id.empty() && !Stored.empty() && Stored != Id) {
+      error(Prog + " changed since it was profiled into " + DbPath + " (" +
+            Stored + " then, " + Id + " now): its measurements would mix "
+            "two builds; use --fresh to profile this build, or another --db");
+      return 1;
+    }
+    if (!Id.empty() && Stored.empty() && !Db->setMeta(Key, Id, Error)) {
+      error(Error);
+      return 1;
+    }
+  }
 
   std::printf("klaraptor profile: %zu run%s of %s into %s\n", Tuples.size(),
               Tuples.size() == 1 ? "" : "s", shellJoin(Command).c_str(),
