@@ -291,6 +291,25 @@ Summary summarize(const std::vector<double> &Ratios) {
 
 } // namespace
 
+/// The last \p N non-empty lines of file \p Path (none when it cannot be
+/// read), each cut at 200 characters.
+static std::vector<std::string> lastLines(const std::string &Path, size_t N) {
+  std::vector<std::string> Lines;
+  if (Path.empty())
+    return Lines;
+  std::ifstream In(Path);
+  for (std::string L; std::getline(In, L);) {
+    if (L.find_first_not_of(" \t\r") == std::string::npos)
+      continue;
+    if (L.size() > 200)
+      L = L.substr(0, 200) + "...";
+    Lines.push_back(std::move(L));
+    if (Lines.size() > N)
+      Lines.erase(Lines.begin());
+  }
+  return Lines;
+}
+
 int runBench(const Args &A) {
   std::string Manifest =
       std::string(KLARAPTOR_SOURCE_DIR) + "/examples/bench.manifest";
@@ -389,6 +408,9 @@ int runBench(const Args &A) {
           (R.Started ? " with status " + std::to_string(R.status())
                      : ": " + R.Error) +
           (Log.empty() ? "" : " (output in " + Log + ")"));
+    // The cause is usually in the last lines the step printed.
+    for (const std::string &L : lastLines(Log, 5))
+      std::fprintf(stderr, "   | %s\n", L.c_str());
     ++Failures;
     return false;
   };
@@ -544,6 +566,11 @@ int runBench(const Args &A) {
   double MedianDecision =
       DecisionNs.empty() ? NAN : DecisionNs[DecisionNs.size() / 2];
   char Sum[1024];
+  if (S.N == 0)
+    std::snprintf(Sum, sizeof(Sum),
+                  "\nlaunches: 0; no program ran to the end (the errors above "
+                  "say why): nothing to compare\n");
+  else
   std::snprintf(Sum, sizeof(Sum),
                 "\nlaunches: %u; best/chosen: geomean %.3f, worst %.3f, "
                 "%u of %u >= 0.90\n"
