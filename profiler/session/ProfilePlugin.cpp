@@ -34,6 +34,7 @@
 #include "klaraptor/klaraptor_profile.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <cinttypes>
@@ -488,17 +489,33 @@ int Session::onDecision(const klaraptor_profile_launch &L,
   if (!startBench())
     return -1;
   std::vector<uint32_t> Shapes;
+  bool RequestedIsCandidate = false;
   for (uint32_t I = 0; I < L.num_candidates; ++I) {
     const klaraptor_candidate &C = L.candidates[I];
     Shapes.insert(Shapes.end(), {C.grid[0], C.grid[1], C.grid[2], C.block[0],
                                  C.block[1], C.block[2]});
+    RequestedIsCandidate |=
+        std::equal(C.block, C.block + 3, L.block) &&
+        std::equal(C.grid, C.grid + 3, L.grid);
   }
+  // The program's own launch is estimated also when the pragma does not
+  // admit it (its time is the baseline best/requested compares with); it
+  // is not one of the shapes the best is chosen among.
+  if (!RequestedIsCandidate)
+    Shapes.insert(Shapes.end(), {L.grid[0], L.grid[1], L.grid[2], L.block[0],
+                                 L.block[1], L.block[2]});
   const auto T0 = std::chrono::steady_clock::now();
   std::vector<ShapeResult> Results;
   std::string Error;
   if (!runSweep(B, L, Shapes, EstimateOnly, false, Results, Error)) {
     say("error: KLARAPTOR_BENCH: %s", Error.c_str());
     return -1;
+  }
+  double RequestedNs = NAN;
+  if (!RequestedIsCandidate && !Results.empty()) {
+    if (Results.back().Ok)
+      RequestedNs = Results.back().Record.get(B.timeKey(), NAN);
+    Results.pop_back();
   }
   double SweepS =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
@@ -517,6 +534,9 @@ int Session::onDecision(const klaraptor_profile_launch &L,
   }
   J += "},\"requested\":{\"grid\":" + dims(L.grid) +
        ",\"block\":" + dims(L.block) + "}";
+  if (!RequestedIsCandidate)
+    J += ",\"requested_ns\":" + number(RequestedNs) +
+         ",\"requested_admissible\":false";
   J += ",\"chosen\":{\"grid\":" + dims(D.chosen.grid) +
        ",\"block\":" + dims(D.chosen.block) + "}";
   J += ",\"tuned\":" + std::to_string(D.tuned) + ",\"source\":";

@@ -261,6 +261,10 @@ bool readBench(const std::string &Path, const std::string &Program,
       if (B == R.Requested)
         R.RequestedNs = Ns;
     }
+    // A program's own shape that the pragma does not admit is estimated
+    // apart from the candidates.
+    if (J["requested_ns"].K == JsonValue::Number)
+      R.RequestedNs = J["requested_ns"].num(NAN);
     Rows.push_back(std::move(R));
   }
   return true;
