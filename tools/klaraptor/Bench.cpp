@@ -34,6 +34,7 @@
 #include "ProfileDb.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cerrno>
 #include <cmath>
@@ -75,9 +76,34 @@ const char *benchUsage() {
          "                      cupti: build for this GPU, times are "
          "CUDA-event medians\n"
          "  --work DIR          working folder (default klaraptor-bench)\n"
+         "  --execute           emu: run the kernels at the test sizes too "
+         "(slower), for\n"
+         "                      programs whose result check cannot be "
+         "turned off\n"
          "  --json FILE         write every launch's figures as JSON\n"
          "  --markdown FILE     write the launch table and summary as "
-         "Markdown\n";
+         "Markdown\n"
+         "\n"
+         "MANIFEST: one program per line, '#' starts a comment:\n"
+         "  NAME SOURCE [train=SIZES] [test=SIZES] [flags=F,...] -- ARGS...\n"
+         "  SOURCE      the .cu file, relative to the manifest's folder (also "
+         "an include folder)\n"
+         "  SIZES       16,32,64 for the placeholder {N} in ARGS, or "
+         "R=16,32;C=8,16 for\n"
+         "              several ({R}, {C}: every combination); default "
+         "train 32,64,128,256,\n"
+         "              test 512,1024,2048 (--train-sizes/--test-sizes "
+         "take the same forms)\n"
+         "  flags=F,... extra compile flags (e.g. flags=-DUSE_X,-std=c++17)\n"
+         "  ARGS        the program's arguments; add the program's own option "
+         "that skips its\n"
+         "              result check (e.g. --no-check): on the emulator the "
+         "kernels are not\n"
+         "              executed at the test sizes (unless --execute), so "
+         "results are\n"
+         "              meaningless there\n"
+         "Example: gemm gemm/gemm.cu train=16,32,64 test=512 -- {N} {N} "
+         "{N} --no-check\n";
 }
 
 namespace {
@@ -85,8 +111,80 @@ namespace {
 struct Program {
   std::string Name, Source, Train, Test;
   std::vector<std::string> Args;
+  std::vector<std::string> Flags; ///< flags=A,B: extra compile flags
   unsigned Line = 0;
 };
+
+/// Sizes of one or several data parameters: `16,32,64` (the placeholder
+/// {N}) or `R=16,32;C=8,16` (every combination of {R} and {C}), in the
+/// order written.
+using SizeSpec = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+bool parseSizeSpec(const std::string &Text, SizeSpec &Out, std::string &Error) {
+  Out.clear();
+  std::stringstream Parts(Text);
+  for (std::string Part; std::getline(Parts, Part, ';');) {
+    std::string Name = "N", List = Part;
+    if (size_t Eq = Part.find('='); Eq != std::string::npos) {
+      Name = Part.substr(0, Eq);
+      List = Part.substr(Eq + 1);
+    } else if (Text.find('=') != std::string::npos) {
+      Error = "'" + Part + "' in '" + Text + "' has no NAME= (give every "
+              "parameter a name when there are several)";
+      return false;
+    }
+    bool Ident = !Name.empty() && !std::isdigit((unsigned char)Name[0]);
+    for (char C : Name)
+      Ident &= std::isalnum((unsigned char)C) || C == '_';
+    if (!Ident) {
+      Error = "'" + Name + "' in '" + Text + "' is not a parameter name";
+      return false;
+    }
+    for (const auto &KV : Out)
+      if (KV.first == Name) {
+        Error = "'" + Name + "' is given twice in '" + Text + "'";
+        return false;
+      }
+    std::vector<std::string> Values;
+    std::stringstream VS(List);
+    for (std::string V; std::getline(VS, V, ',');) {
+      bool Num = !V.empty() && V.size() < 19;
+      for (char C : V)
+        Num &= std::isdigit((unsigned char)C) != 0;
+      if (!Num || std::stoll(V) < 1) {
+        Error = "'" + V + "' in '" + Text + "' is not a positive integer";
+        return false;
+      }
+      Values.push_back(V);
+    }
+    if (Values.empty()) {
+      Error = "no sizes for '" + Name + "' in '" + Text + "'";
+      return false;
+    }
+    Out.push_back({Name, Values});
+  }
+  if (Out.empty()) {
+    Error = "no sizes in '" + Text + "'";
+    return false;
+  }
+  return true;
+}
+
+/// Every combination of \p S, the first name varying slowest.
+std::vector<std::vector<std::pair<std::string, std::string>>>
+sizeTuples(const SizeSpec &S) {
+  std::vector<std::vector<std::pair<std::string, std::string>>> Out = {{}};
+  for (const auto &[Name, Values] : S) {
+    std::vector<std::vector<std::pair<std::string, std::string>>> Next;
+    for (const auto &T : Out)
+      for (const std::string &V : Values) {
+        Next.push_back(T);
+        Next.back().push_back({Name, V});
+      }
+    Out = std::move(Next);
+  }
+  return Out;
+}
 
 bool readManifest(const std::string &Path, std::vector<Program> &Out,
                   std::string &Error) {
@@ -119,7 +217,12 @@ bool readManifest(const std::string &Path, std::vector<Program> &Out,
         ++I;
         break;
       }
-      if (W[I].rfind("train=", 0) == 0)
+      if (W[I].rfind("flags=", 0) == 0) {
+        std::stringstream FS(W[I].substr(6));
+        for (std::string F; std::getline(FS, F, ',');)
+          if (!F.empty())
+            P.Flags.push_back(F);
+      } else if (W[I].rfind("train=", 0) == 0)
         P.Train = W[I].substr(6);
       else if (W[I].rfind("test=", 0) == 0)
         P.Test = W[I].substr(5);
@@ -129,21 +232,35 @@ bool readManifest(const std::string &Path, std::vector<Program> &Out,
         P.Source = W[I];
       else {
         Error = Where + "unexpected '" + W[I] + "' (NAME SOURCE [train=LIST] "
-                "[test=LIST] -- ARGS...)";
+                "[test=LIST] [flags=F,...] -- ARGS...)";
         return false;
       }
     }
     if (P.Source.empty() || !Dashes) {
-      Error = Where + "expected NAME SOURCE [train=LIST] [test=LIST] -- ARGS...";
+      Error = Where + "expected NAME SOURCE [train=LIST] [test=LIST] "
+              "[flags=F,...] -- ARGS...";
       return false;
     }
     P.Args.assign(W.begin() + long(I), W.end());
-    bool HasN = false;
-    for (const std::string &A : P.Args)
-      HasN |= A.find("{N}") != std::string::npos;
-    if (!HasN) {
-      Error = Where + "the arguments of '" + P.Name + "' have no {N}";
-      return false;
+    // Every size parameter is a placeholder of the arguments.
+    for (const std::string *List : {&P.Train, &P.Test}) {
+      SizeSpec Spec;
+      if (List->empty())
+        Spec = {{"N", {"1"}}};
+      else if (!parseSizeSpec(*List, Spec, Error)) {
+        Error = Where + Error;
+        return false;
+      }
+      for (const auto &KV : Spec) {
+        bool Has = false;
+        for (const std::string &A : P.Args)
+          Has |= A.find("{" + KV.first + "}") != std::string::npos;
+        if (!Has) {
+          Error = Where + "the arguments of '" + P.Name + "' have no {" +
+                  KV.first + "}";
+          return false;
+        }
+      }
     }
     Out.push_back(std::move(P));
   }
@@ -159,11 +276,31 @@ std::string folderOf(const std::string &Path) {
   return Slash == std::string::npos ? "." : Path.substr(0, Slash);
 }
 
-std::string replaceN(const std::string &S, const std::string &N) {
+std::string substitute(const std::string &S,
+                       const std::vector<std::pair<std::string, std::string>> &T) {
   std::string Out = S;
-  for (size_t P; (P = Out.find("{N}")) != std::string::npos;)
-    Out.replace(P, 3, N);
+  for (const auto &[Name, V] : T) {
+    const std::string Key = "{" + Name + "}";
+    for (size_t P; (P = Out.find(Key)) != std::string::npos;)
+      Out.replace(P, Key.size(), V);
+  }
   return Out;
+}
+
+/// "R=160,C=80": a test run's label, in the order the sizes were given.
+std::string tupleLabel(const std::vector<std::pair<std::string, std::string>> &T) {
+  std::string L;
+  for (const auto &[Name, V] : T)
+    L += (L.empty() ? "" : ",") + Name + "=" + V;
+  return L;
+}
+
+/// "160-80": a test run's part of its log file's name (run-160-80.txt).
+std::string tupleFileTag(const std::vector<std::pair<std::string, std::string>> &T) {
+  std::string L;
+  for (const auto &KV : T)
+    L += (L.empty() ? "" : "-") + KV.second;
+  return L;
 }
 
 double seconds(std::chrono::steady_clock::time_point T0) {
@@ -178,10 +315,12 @@ std::string dimText(const JsonValue &V) {
   return S;
 }
 
+/// "R=160,C=80": in the order the record gives them (the pragma's).
 std::string dataText(const JsonValue &D) {
   std::string S;
-  for (const auto &[K, V] : D.O)
-    S += (S.empty() ? "" : ",") + K + "=" + std::to_string(int64_t(V.num()));
+  for (const std::string &K : D.Keys)
+    S += (S.empty() ? "" : ",") + K + "=" +
+         std::to_string(int64_t(D[K].num()));
   return S;
 }
 
@@ -319,11 +458,16 @@ int runBench(const Args &A) {
       std::string(KLARAPTOR_SOURCE_DIR) + "/examples/bench.manifest";
   std::string Only, Train, Test, Device, Work = "klaraptor-bench", JsonOut,
                                         MdOut, Backend = "emu";
+  bool Execute = false;
   for (size_t I = 0; I < A.size(); ++I) {
     const std::string &S = A[I];
     if (S == "--help" || S == "-h") {
       std::fputs(benchUsage(), stdout);
       return 0;
+    }
+    if (S == "--execute") {
+      Execute = true;
+      continue;
     }
     std::string *Dest = S == "--manifest"      ? &Manifest
                         : S == "--only"        ? &Only
@@ -430,8 +574,12 @@ int runBench(const Args &A) {
         !Train.empty() ? Train : !P.Train.empty() ? P.Train : "32,64,128,256";
     const std::string TestSizes =
         !Test.empty() ? Test : !P.Test.empty() ? P.Test : "512,1024,2048";
-    std::printf("== %s: train N=%s, test N=%s\n", P.Name.c_str(),
-                TrainSizes.c_str(), TestSizes.c_str());
+    // "N=16,32" for the single {N}; "R=16,32;C=8" as written otherwise.
+    auto Shown = [](const std::string &L) {
+      return L.find('=') == std::string::npos ? "N=" + L : L;
+    };
+    std::printf("== %s: train %s, test %s\n", P.Name.c_str(),
+                Shown(TrainSizes).c_str(), Shown(TestSizes).c_str());
     std::fflush(stdout);
     Costs C;
     C.Program = P.Name;
@@ -445,16 +593,30 @@ int runBench(const Args &A) {
       if (Emu)
         Argv.push_back("--klaraptor-emulate");
       Argv.insert(Argv.end(), Extra.begin(), Extra.end());
-      Argv.insert(Argv.end(), {"-O2", Src, "-I" + Root, "-o", Out});
+      Argv.push_back("-O2");
+      Argv.insert(Argv.end(), P.Flags.begin(), P.Flags.end());
+      Argv.insert(Argv.end(), {Src, "-I" + Root, "-o", Out});
       return Argv;
     };
     // 1. Build for profiling.
     if (!Step(P, "building", Build({}, Dir + "/prog"), {}, ""))
       continue;
     // 2. Profile.
-    std::vector<std::string> Prof = {Self, "profile", "--fresh", "--quiet",
-                                     "--sizes", TrainSizes, "--db",
-                                     Dir + "/profile.db"};
+    SizeSpec TrainSpec, TestSpec;
+    if (!parseSizeSpec(TrainSizes, TrainSpec, Why) ||
+        !parseSizeSpec(TestSizes, TestSpec, Why)) {
+      error(P.Name + ": " + Why);
+      ++Failures;
+      continue;
+    }
+    std::vector<std::string> Prof = {Self, "profile", "--fresh", "--quiet"};
+    for (const auto &[Name, Values] : TrainSpec) {
+      std::string List;
+      for (const std::string &V : Values)
+        List += (List.empty() ? "" : ",") + V;
+      Prof.insert(Prof.end(), {"--sizes", Name + "=" + List});
+    }
+    Prof.insert(Prof.end(), {"--db", Dir + "/profile.db"});
     if (!Device.empty() && Emu) // cupti records the GPU it runs on
       Prof.insert(Prof.end(), {"--device", Device});
     Prof.push_back("--");
@@ -495,25 +657,26 @@ int runBench(const Args &A) {
     // 5. Run at the test sizes.
     const std::string BenchFile = Dir + "/bench.jsonl";
     ::unlink(BenchFile.c_str());
-    std::stringstream SS(TestSizes);
     bool Ok = true;
-    for (std::string N; std::getline(SS, N, ',');) {
+    for (const auto &Tuple : sizeTuples(TestSpec)) {
+      const std::string N = tupleLabel(Tuple);
+      const std::string Tag = tupleFileTag(Tuple);
       std::vector<std::string> Argv = {Dir + "/tuned"};
       for (const std::string &Arg : P.Args)
-        Argv.push_back(replaceN(Arg, N));
+        Argv.push_back(substitute(Arg, Tuple));
       auto Env = DevEnv;
       Env.push_back({"KLARAPTOR_BENCH", BenchFile});
       if (Emu)
-        Env.push_back({"KLARAPTOR_EMU_EXECUTE", "0"});
+        Env.push_back({"KLARAPTOR_EMU_EXECUTE", Execute ? "1" : "0"});
       Env.push_back({"KLARAPTOR_LOG", Dir + "/decisions.jsonl"});
       Env.push_back({"KLARAPTOR_MODE", "tune"});
       T0 = std::chrono::steady_clock::now();
-      if (!Step(P, ("running at N=" + N).c_str(), Argv, Env,
-                Dir + "/run-" + N + ".txt")) {
+      if (!Step(P, ("running at " + N).c_str(), Argv, Env,
+                Dir + "/run-" + Tag + ".txt")) {
         Ok = false;
         break;
       }
-      std::printf("   N=%s: %.1f s\n", N.c_str(), seconds(T0));
+      std::printf("   %s: %.1f s\n", N.c_str(), seconds(T0));
       std::fflush(stdout);
     }
     if (!Ok)

@@ -131,6 +131,8 @@ bool Parser::value(JsonValue &V, int Depth) {
       if (P >= T.size() || T[P] != ':')
         return fail("expected ':'");
       ++P;
+      if (!V.O.count(Key))
+        V.Keys.push_back(Key);
       if (!value(V.O[Key], Depth + 1))
         return false;
       blanks();

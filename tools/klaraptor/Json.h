@@ -24,6 +24,8 @@ struct JsonValue {
   std::string S;
   std::vector<JsonValue> A;
   std::map<std::string, JsonValue> O;
+  /// An object's member names in the order they were written.
+  std::vector<std::string> Keys;
 
   /// The member \p Key of an object, or a shared null value.
   const JsonValue &operator[](const std::string &Key) const;
