@@ -499,8 +499,8 @@ void decades(double Lo, double Hi, double &L0, double &L1) {
 }
 
 std::string tickLabel(int E) {
-  static const char *Names[] = {"1 ns",   "10 ns",  "100 ns", "1 us",
-                                "10 us",  "100 us", "1 ms",   "10 ms",
+  static const char *Names[] = {"1 ns",   "10 ns",  "100 ns", "1 \u00b5s",
+                                "10 \u00b5s",  "100 \u00b5s", "1 ms",   "10 ms",
                                 "100 ms", "1 s",    "10 s",   "100 s"};
   if (E >= 0 && E < 12)
     return Names[E];
@@ -510,7 +510,9 @@ std::string tickLabel(int E) {
 /// Predicted vs measured, log-log, every sample; those at the chosen size
 /// highlighted.
 std::string scatterSvg(const KernelReport &R) {
-  const double W = 460, H = 400, ML = 70, MR = 20, MT = 20, MB = 50;
+  // The legend sits in the top margin, above the plot: it never covers a
+  // point.
+  const double W = 460, H = 420, ML = 70, MR = 20, MT = 40, MB = 50;
   double Lo = INFINITY, Hi = 0;
   for (const Point &P : R.Points)
     if (std::isfinite(P.Predicted) && P.Predicted > 0) {
@@ -568,14 +570,15 @@ std::string scatterSvg(const KernelReport &R) {
            "</title></circle>\n";
     }
   S += "<text x=\"" + num(ML + PW / 2) + "\" y=\"" + num(H - 12) +
-       "\" text-anchor=\"middle\" font-size=\"12\">measured time</text>\n";
+       "\" text-anchor=\"middle\" font-size=\"12\">measured time per launch "
+       "(log scale)</text>\n";
   S += "<text transform=\"translate(14 " + num(MT + PH / 2) +
        ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">predicted "
-       "time</text>\n";
-  S += "<text x=\"" + num(ML + 8) + "\" y=\"" + num(MT + 16) +
+       "time per launch (log scale)</text>\n";
+  S += "<text x=\"" + num(ML) + "\" y=\"" + num(MT - 24) +
        "\" font-size=\"11\" fill=\"#d62728\">&#9679; size " +
-       htmlEscape(tupleText(R.Size, R.DataOrder)) + "</text><text x=\"" + num(ML + 8) +
-       "\" y=\"" + num(MT + 30) +
+       htmlEscape(tupleText(R.Size, R.DataOrder)) + "</text><text x=\"" +
+       num(ML) + "\" y=\"" + num(MT - 10) +
        "\" font-size=\"11\" fill=\"#1f77b4\">&#9679; other sizes</text>\n";
   return S + "</svg>\n";
 }
@@ -593,8 +596,9 @@ std::string shapesSvg(const KernelReport &R) {
                      return std::lexicographical_compare(
                          A->Block, A->Block + 3, B->Block, B->Block + 3);
                    });
-  const double ML = 70, MR = 20, MT = 20, MB = 80;
-  const double W = std::max(460.0, ML + MR + 28.0 * Order.size()), H = 400;
+  // The legend sits in the top margin, above the plot.
+  const double ML = 70, MR = 20, MT = 40, MB = 80;
+  const double W = std::max(460.0, ML + MR + 28.0 * Order.size()), H = 420;
   double Lo = INFINITY, Hi = 0;
   for (const ShapeRow *S : Order) {
     Lo = std::min(Lo, S->Measured);
@@ -680,18 +684,20 @@ std::string shapesSvg(const KernelReport &R) {
        "\" text-anchor=\"middle\" font-size=\"12\">block shape (by threads per "
        "block)</text>\n";
   S += "<text transform=\"translate(14 " + num(MT + PH / 2) +
-       ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">time</text>\n";
-  double LX = ML + 8, LY = MT + 14;
+       ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">time per "
+       "launch (log scale)</text>\n";
+  // One row of four entries in the top margin.
+  double LX = ML, LY = MT - 16;
   S += "<text x=\"" + num(LX) + "\" y=\"" + num(LY) +
        "\" font-size=\"11\" fill=\"#1f77b4\">&#8212; measured</text>"
        "<text x=\"" +
-       num(LX) + "\" y=\"" + num(LY + 14) +
+       num(LX + 80) + "\" y=\"" + num(LY) +
        "\" font-size=\"11\" fill=\"#ff7f0e\">- - predicted</text>"
        "<text x=\"" +
-       num(LX) + "\" y=\"" + num(LY + 28) +
+       num(LX + 160) + "\" y=\"" + num(LY) +
        "\" font-size=\"11\" fill=\"#2ca02c\">&#9675; measured best</text>"
        "<text x=\"" +
-       num(LX) + "\" y=\"" + num(LY + 42) +
+       num(LX + 265) + "\" y=\"" + num(LY) +
        "\" font-size=\"11\" fill=\"#d62728\">&#9633; model-chosen</text>\n";
   return S + "</svg>\n";
 }
@@ -729,7 +735,10 @@ std::string htmlKernel(const KernelReport &R, size_t Index) {
          " of " + std::to_string(F.Agree.Tuples) + " data tuples.</p>\n";
   for (const std::string &W : F.Warnings)
     S += "<p class=\"note\">note: " + htmlEscape(W) + "</p>\n";
-  S += "<div class=\"plots\">\n" + scatterSvg(R) + shapesSvg(R) + "</div>\n";
+  // Each plot in a box of its own: the boxes wrap, and a plot wider than
+  // the page (many shapes) scrolls inside its box.
+  S += "<div class=\"plots\">\n<div class=\"plot\">" + scatterSvg(R) +
+       "</div>\n<div class=\"plot\">" + shapesSvg(R) + "</div>\n</div>\n";
   S += "<h3>Block shapes at " + htmlEscape(tupleText(R.Size, R.DataOrder)) +
        " (sorted by measured time)</h3>\n";
   S += "<table class=\"shapes\"><tr><th>block</th><th>measured ns</th><th>"
@@ -780,7 +789,10 @@ std::string html(const Header &Hd, const std::vector<KernelReport> &Rs) {
       "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}"
       "th{background:#f0f0f0}tr.best td{background:#e6f4e6}"
       "tr.chosen td{background:#fbe9e9}.error{color:#b00}"
-      ".plots svg{margin:.5em 1em .5em 0;border:1px solid #eee}"
+      ".plots{display:flex;flex-wrap:wrap;align-items:flex-start}"
+      ".plot{max-width:100%;overflow-x:auto;margin:.5em 1em .5em 0}"
+      ".plot svg{display:block;border:1px solid #eee}"
+      "table.fit td{max-width:48em;overflow-wrap:anywhere}"
       "section.kernel{border-top:2px solid #ccc;margin-top:1.5em}\n"
       "</style>\n</head>\n<body>\n<h1>klaraptor report</h1>\n"
       "<table class=\"header\">\n";
