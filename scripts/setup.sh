@@ -7,6 +7,7 @@ packages=(
   cmake make ninja-build python3 g++ binutils
   clang-19 llvm-19-dev llvm-19-tools libclang-19-dev libclang-rt-19-dev
   liblapack-dev libgmp-dev libgtest-dev libsqlite3-dev
+  chromium  # tests only: the HTML report in a headless browser (test/Report/screenshot.test)
 )
 
 missing=()

@@ -59,3 +59,8 @@ if smi:
             config.available_features.add("cuda-gpu")
     except Exception:
         pass
+
+# A headless Chromium (Debian package chromium) for the report's screenshot
+# test (scripts/report-screenshot.sh); elsewhere it reports UNSUPPORTED.
+if shutil.which("chromium") or shutil.which("chromium-browser"):
+    config.available_features.add("chromium")

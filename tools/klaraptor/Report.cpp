@@ -809,7 +809,7 @@ std::string html(const Header &Hd, const std::vector<KernelReport> &Rs) {
   S += "</table>\n<ul>\n";
   for (size_t I = 0; I < Rs.size(); ++I)
     S += "<li><a href=\"#k" + std::to_string(I) + "\">" +
-         htmlEscape(Rs[I].Name) + "</a>" +
+         htmlEscape(Rs[I].shown()) + "</a>" +
          (Rs[I].Ok ? " best/chosen " + fmt("%.4f", Rs[I].Ratio)
                    : std::string(" (not reported)")) +
          "</li>\n";
