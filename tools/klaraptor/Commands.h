@@ -17,6 +17,21 @@ namespace cli {
 
 using Args = std::vector<std::string>;
 
+/// \p S padded with blanks to \p W characters (terminal tables).
+inline std::string pad(std::string S, size_t W) {
+  if (S.size() < W)
+    S.append(W - S.size(), ' ');
+  return S;
+}
+
+/// The widest fitted form a terminal table shows; longer ones are cut with
+/// "..." (`fit --json`, the report's JSON and HTML have them whole).
+constexpr size_t MaxFormWidth = 48;
+inline std::string cutForm(const std::string &Form) {
+  return Form.size() > MaxFormWidth ? Form.substr(0, MaxFormWidth - 3) + "..."
+                                    : Form;
+}
+
 /// `klaraptor fit-table FILE.csv --target COLUMN [options]`
 int runFitTable(const Args &A);
 /// The usage text of fit-table.

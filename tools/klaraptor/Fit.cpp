@@ -102,11 +102,6 @@ bool parsePoint(const std::string &Text, profiledb::DataTuple &Data,
   return true;
 }
 
-std::string pad(std::string S, size_t W) {
-  if (S.size() < W)
-    S.append(W - S.size(), ' ');
-  return S;
-}
 
 void printTable(const KernelFit &F, const std::string &File) {
   std::string Vs;
@@ -119,24 +114,29 @@ void printTable(const KernelFit &F, const std::string &File) {
               "model %s\n",
               Name.c_str(), Vs.c_str(), F.SamplesUsed, F.SamplesFailed,
               F.Device.c_str(), F.modelName().c_str());
-  size_t FormW = 8;
+  // Every column as wide as its widest entry (forms cut at MaxFormWidth),
+  // so the columns stay aligned.
+  size_t FormW = 8, DegW = 8;
+  for (const FittedQuantity &Q : F.Quantities) {
+    FormW = std::max(FormW, cutForm(Q.form()).size());
+    DegW = std::max(DegW, Q.degrees().size());
+  }
+  FormW = std::max({FormW, cutForm(F.Blocks->str()).size(),
+                    cutForm(F.Threads->str()).size()});
+  auto row = [&](const std::string &Name, const std::string &Form,
+                 const std::string &Deg, const std::string &Res,
+                 const std::string &Held, const char *Exact) {
+    std::printf("  %s %s %s %-10s %-10s %s\n", pad(Name, 22).c_str(),
+                pad(Form, FormW).c_str(), pad(Deg, DegW).c_str(), Res.c_str(),
+                Held.c_str(), Exact);
+  };
+  row("quantity", "form", "degrees", "residual", "held-out", "exact");
   for (const FittedQuantity &Q : F.Quantities)
-    FormW = std::max(FormW, std::min<size_t>(Q.form().size(), 48));
-  std::printf("  %s %s %s %-10s %-10s %s\n", pad("quantity", 22).c_str(),
-              pad("form", FormW).c_str(), pad("degrees", 16).c_str(),
-              "residual", "held-out", "exact");
-  for (const FittedQuantity &Q : F.Quantities)
-    std::printf("  %s %s %s %-10s %-10s %s\n", pad(Q.Name, 22).c_str(),
-                pad(Q.form(), FormW).c_str(), pad(Q.degrees(), 16).c_str(),
-                fmt("%.3g", Q.residual()).c_str(),
-                fmt("%.3g", Q.heldOut()).c_str(), Q.exact() ? "yes" : "no");
-  std::printf("  %s %s %s %-10s %-10s %s\n", pad("blocks", 22).c_str(),
-              pad(F.Blocks->str(), FormW).c_str(), pad("computed", 16).c_str(),
-              "-", "-", "yes");
-  std::printf("  %s %s %s %-10s %-10s %s\n",
-              pad("threads_per_block", 22).c_str(),
-              pad(F.Threads->str(), FormW).c_str(), pad("computed", 16).c_str(),
-              "-", "-", "yes");
+    row(Q.Name, cutForm(Q.form()), Q.degrees(), fmt("%.3g", Q.residual()),
+        fmt("%.3g", Q.heldOut()), Q.exact() ? "yes" : "no");
+  row("blocks", cutForm(F.Blocks->str()), "computed", "-", "-", "yes");
+  row("threads_per_block", cutForm(F.Threads->str()), "computed", "-", "-",
+      "yes");
   if (F.Agree.Samples)
     std::printf("  agreement with the measured times over %u samples: rank "
                 "correlation %.3f, geomean predicted/measured %.3g; best shape "

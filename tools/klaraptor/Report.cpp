@@ -79,11 +79,6 @@ std::string fmt(const char *Format, double V) {
   return Buf;
 }
 
-std::string pad(std::string S, size_t W) {
-  if (S.size() < W)
-    S.append(W - S.size(), ' ');
-  return S;
-}
 
 /// "N=64,M=32" (keys sorted); "(none)" for a kernel without data parameters.
 /// "N=16,M=8": the names in \p Order (the pragma's data order, as the user
@@ -369,14 +364,12 @@ void printKernel(const KernelReport &R) {
   std::printf("  fit:\n");
   size_t FormW = 8;
   for (const FittedQuantity &Q : F.Quantities)
-    FormW = std::max(FormW, std::min<size_t>(Q.form().size(), 48));
+    FormW = std::max(FormW, cutForm(Q.form()).size());
   std::printf("    %s %s %-10s %-10s %s\n", pad("quantity", 22).c_str(),
               pad("form", FormW).c_str(), "residual", "held-out", "exact");
   for (const FittedQuantity &Q : F.Quantities) {
     // Long forms are cut here; JSON and HTML have them whole.
-    std::string Form = Q.form();
-    if (Form.size() > 48)
-      Form = Form.substr(0, 45) + "...";
+    std::string Form = cutForm(Q.form());
     std::printf("    %s %s %-10s %-10s %s\n", pad(Q.Name, 22).c_str(),
                 pad(Form, FormW).c_str(), fmt("%.3g", Q.residual()).c_str(),
                 fmt("%.3g", Q.heldOut()).c_str(), Q.exact() ? "yes" : "no");
