@@ -200,12 +200,21 @@ bool klaraptor::profiledb::dataFromJson(const std::string &Text,
   return false;
 }
 
-std::string klaraptor::profiledb::specHash(const std::string &Text) {
-  uint64_t H = 0xcbf29ce484222325ull;
-  for (unsigned char C : Text) {
-    H ^= C;
+/// FNV-1a 64 of \p N bytes, continuing from \p H (the offset basis to
+/// start).
+static uint64_t fnv1a64(uint64_t H, const unsigned char *P, size_t N) {
+  for (size_t I = 0; I < N; ++I) {
+    H ^= P[I];
     H *= 0x100000001b3ull;
   }
+  return H;
+}
+static constexpr uint64_t FnvOffsetBasis = 0xcbf29ce484222325ull;
+
+std::string klaraptor::profiledb::specHash(const std::string &Text) {
+  uint64_t H = fnv1a64(FnvOffsetBasis,
+                       reinterpret_cast<const unsigned char *>(Text.data()),
+                       Text.size());
   char Buf[17];
   std::snprintf(Buf, sizeof(Buf), "%016llx", (unsigned long long)H);
   return Buf;
@@ -218,15 +227,12 @@ std::string klaraptor::profiledb::fileIdentity(const std::string &Path,
     Error = "cannot read '" + Path + "': " + std::strerror(errno);
     return "";
   }
-  uint64_t H = 0xcbf29ce484222325ull, Size = 0;
+  uint64_t H = FnvOffsetBasis, Size = 0;
   unsigned char Buf[1 << 16];
   size_t N;
   while ((N = std::fread(Buf, 1, sizeof(Buf), F)) > 0) {
     Size += N;
-    for (size_t I = 0; I < N; ++I) {
-      H ^= Buf[I];
-      H *= 0x100000001b3ull;
-    }
+    H = fnv1a64(H, Buf, N);
   }
   bool Bad = std::ferror(F);
   std::fclose(F);

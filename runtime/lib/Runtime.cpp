@@ -10,8 +10,6 @@
 //===----------------------------------------------------------------------===//
 #include "Runtime.h"
 
-#include <sys/stat.h>
-
 #include "Candidates.h"
 
 #include <algorithm>

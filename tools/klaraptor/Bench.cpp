@@ -145,22 +145,12 @@ bool parseSizeSpec(const std::string &Text, SizeSpec &Out, std::string &Error) {
         Error = "'" + Name + "' is given twice in '" + Text + "'";
         return false;
       }
-    std::vector<std::string> Values;
-    std::stringstream VS(List);
-    for (std::string V; std::getline(VS, V, ',');) {
-      bool Num = !V.empty() && V.size() < 19;
-      for (char C : V)
-        Num &= std::isdigit((unsigned char)C) != 0;
-      if (!Num || std::stoll(V) < 1) {
-        Error = "'" + V + "' in '" + Text + "' is not a positive integer";
-        return false;
-      }
-      Values.push_back(V);
-    }
-    if (Values.empty()) {
-      Error = "no sizes for '" + Name + "' in '" + Text + "'";
+    std::vector<int64_t> Numbers;
+    if (!parseList(List, Numbers, Error, Text))
       return false;
-    }
+    std::vector<std::string> Values;
+    for (int64_t V : Numbers)
+      Values.push_back(std::to_string(V));
     Out.push_back({Name, Values});
   }
   if (Out.empty()) {

@@ -9,6 +9,7 @@
 #ifndef KLARAPTOR_TOOLS_KLARAPTOR_COMMANDS_H
 #define KLARAPTOR_TOOLS_KLARAPTOR_COMMANDS_H
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,12 @@ namespace klaraptor {
 namespace cli {
 
 using Args = std::vector<std::string>;
+
+/// Parses a size list "32,64,128" into positive integers; false with \p Error
+/// ("'x' in '32,x' is not a positive integer", quoting \p Quoted instead of
+/// \p Text when given).
+bool parseList(const std::string &Text, std::vector<int64_t> &Out,
+               std::string &Error, const std::string &Quoted = "");
 
 /// \p S padded with blanks to \p W characters (terminal tables).
 inline std::string pad(std::string S, size_t W) {

@@ -37,7 +37,6 @@
 #include "klaraptor/model/KernelFit.h"
 #include "klaraptor/model/PerformanceModel.h"
 #include "ProfileDb.h"
-#include "KernelSpec.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -94,11 +93,13 @@ const char *judgeUsage() {
          "  --json FILE       write every launch's figures as JSON\n";
 }
 
-/// The kernel's name as written in the source: the spec's, else \p Name.
+/// The kernel's name as written in the source: the spec's, else \p Name
+/// (profiledb::KernelRow::sourceName decides).
 std::string sourceName(const std::string &Name, const std::string &Spec) {
-  std::string Err;
-  std::optional<KernelSpec> S = parseKernelSpec(Spec, Err);
-  return S && !S->KernelName.empty() ? S->KernelName : Name;
+  profiledb::KernelRow R;
+  R.Name = Name;
+  R.Spec = Spec;
+  return R.sourceName();
 }
 
 bool fileExists(const std::string &P) {
@@ -316,7 +317,7 @@ int runDatasetJudge(const Args &A) {
       warning(P + ": " + Note);
     std::shared_ptr<profiledb::ProfileDb> Shared(std::move(Db));
     for (const profiledb::KernelRow &R : Rows) {
-      std::string Name = sourceName(R.Name, R.Spec);
+      std::string Name = R.sourceName();
       if (ProfiledKernels.count(Name) &&
           ProfiledKernels[Name].DbPath != P) {
         error("kernel '" + Name + "' is profiled in both " +
@@ -349,7 +350,7 @@ int runDatasetJudge(const Args &A) {
         error(Error);
         return 1;
       }
-      std::string Name = sourceName(R.Name, R.Spec);
+      std::string Name = R.sourceName();
       for (const profiledb::SampleRow &S : Samples) {
         if (S.Status != "ok" || !std::isfinite(S.TimeNs) || !(S.TimeNs > 0))
           continue;

@@ -108,9 +108,10 @@ std::string substitute(const std::string &S,
   return Out;
 }
 
-/// Parses "32,64,128" into positive integers; false with \p Error.
+} // namespace
+
 bool parseList(const std::string &Text, std::vector<int64_t> &Out,
-               std::string &Error) {
+               std::string &Error, const std::string &Quoted) {
   Out.clear();
   size_t Pos = 0;
   while (true) {
@@ -122,7 +123,8 @@ bool parseList(const std::string &Text, std::vector<int64_t> &Out,
     errno = 0;
     long long V = std::strtoll(Item.c_str(), &End, 10);
     if (Item.empty() || *End || errno || V <= 0) {
-      Error = "'" + Item + "' in '" + Text + "' is not a positive integer";
+      Error = "'" + Item + "' in '" + (Quoted.empty() ? Text : Quoted) +
+              "' is not a positive integer";
       return false;
     }
     Out.push_back(V);
@@ -132,6 +134,8 @@ bool parseList(const std::string &Text, std::vector<int64_t> &Out,
   }
   return true;
 }
+
+namespace {
 
 std::string tupleText(const std::map<std::string, int64_t> &T) {
   std::string S;
