@@ -137,10 +137,14 @@ bool parseList(const std::string &Text, std::vector<int64_t> &Out,
 
 namespace {
 
-std::string tupleText(const std::map<std::string, int64_t> &T) {
+/// "R=32 C=16": the sizes in the order of \p Names, the command's
+/// placeholders (as the user wrote them), not alphabetically.
+std::string tupleText(const std::map<std::string, int64_t> &T,
+                      const std::vector<std::string> &Names) {
   std::string S;
-  for (const auto &[K, V] : T)
-    S += (S.empty() ? "" : " ") + K + "=" + std::to_string(V);
+  for (const std::string &K : Names)
+    if (auto It = T.find(K); It != T.end())
+      S += (S.empty() ? "" : " ") + K + "=" + std::to_string(It->second);
   return S;
 }
 
@@ -381,7 +385,7 @@ int runProfile(const Args &A) {
     const std::string Line = shellJoin(Argv);
     std::string Head = "[" + std::to_string(T + 1) + "/" +
                        std::to_string(Tuples.size()) + "]" +
-                       (Tuples[T].empty() ? "" : " " + tupleText(Tuples[T]));
+                       (Tuples[T].empty() ? "" : " " + tupleText(Tuples[T], Names));
     if (Db->hasCompletedRun(Line)) {
       std::printf("%s: profiled before, skipped\n", Head.c_str());
       ++Skipped;
