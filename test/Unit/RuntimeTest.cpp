@@ -98,17 +98,23 @@ TEST_F(RuntimeTest, TieGoesToTheRequestedLaunch) {
   EXPECT_EQ(L2.grid(), (Dim3{63, 1, 1}));
 }
 
+namespace {
+// The pragma's x runs over C and y over R; the program's x over R and y
+// over C (PolyBench's swapped annotation): for the program's own 32x8 block
+// at R=130, C=120 the formula gives 4x17 blocks where the program launches
+// 5x15. Its model prefers 16x16.
+const char *const SwappedGridSpec =
+    "klaraptor v1\nkernel mat\nloc mat.cu:3:9\ndata R 100\n"
+    "data C 1000\nblock bx by\ngrid ceildiv(C, bx)\n"
+    "grid ceildiv(R, by)\ncandidates list 32x8x1 16x16x1\n";
+double prefer16Wide(const int64_t *, uint32_t, const klaraptor_candidate &C) {
+  return C.block[0] == 16 ? 1.0 : 2.0;
+}
+} // namespace
+
 TEST_F(RuntimeTest, AGridFormulaThatCannotCoverTheLaunchKeepsIt) {
-  // The pragma's x runs over C and y over R; the program's x over R and y
-  // over C (PolyBench's swapped annotation): for the program's own 32x8
-  // block the formula gives 4x17 blocks where the program launches 5x15.
-  TestKernel K("klaraptor v1\nkernel mat\nloc mat.cu:3:9\ndata R 100\n"
-               "data C 1000\nblock bx by\ngrid ceildiv(C, bx)\n"
-               "grid ceildiv(R, by)\ncandidates list 32x8x1 16x16x1\n",
-               "mat");
-  TestModel M([](const int64_t *, uint32_t, const klaraptor_candidate &C) {
-    return C.block[0] == 16 ? 1.0 : 2.0;
-  });
+  TestKernel K(SwappedGridSpec, "mat");
+  TestModel M(prefer16Wide);
   R->registerModel("mat", &M.Model);
   Launch L({130, 120}, {5, 15, 1}, {32, 8, 1});
   EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_UNCHANGED);
@@ -133,13 +139,10 @@ TEST_F(RuntimeTest, AGridFormulaThatCannotCoverTheLaunchKeepsIt) {
 }
 
 TEST_F(RuntimeTest, GridCheckWarnsWithoutAModelAndCanBeTurnedOff) {
-  const char *Spec = "klaraptor v1\nkernel mat\nloc mat.cu:3:9\ndata R 100\n"
-                     "data C 1000\nblock bx by\ngrid ceildiv(C, bx)\n"
-                     "grid ceildiv(R, by)\ncandidates list 32x8x1 16x16x1\n";
   {
     // No model registered: the launch keeps its shape anyway, and the user
     // still learns that the formula is wrong (before profiling with it).
-    TestKernel K(Spec, "mat");
+    TestKernel K(SwappedGridSpec, "mat");
     Launch L({130, 120}, {5, 15, 1}, {32, 8, 1});
     EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_UNCHANGED);
     ASSERT_EQ(Diags->lines().size(), 1u);
@@ -152,10 +155,8 @@ TEST_F(RuntimeTest, GridCheckWarnsWithoutAModelAndCanBeTurnedOff) {
   EXPECT_TRUE(C.Warnings.empty());
   EXPECT_FALSE(C.GridCheck);
   start(C);
-  TestKernel K(Spec, "mat");
-  TestModel M([](const int64_t *, uint32_t, const klaraptor_candidate &C) {
-    return C.block[0] == 16 ? 1.0 : 2.0;
-  });
+  TestKernel K(SwappedGridSpec, "mat");
+  TestModel M(prefer16Wide);
   R->registerModel("mat", &M.Model);
   Launch L({130, 120}, {5, 15, 1}, {32, 8, 1});
   EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_OK);
