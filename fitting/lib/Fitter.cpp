@@ -22,6 +22,7 @@
 #include <numeric>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace klaraptor {
 namespace fitting {
@@ -162,11 +163,23 @@ struct Evaluated {
   bool Checked = false;
 };
 
+/// What identifies a candidate across selections: its numerator bounds and
+/// total-degree cap, its denominator bounds, and whether the denominator is
+/// the one monomial at the bounds' corner.
+using CandidateKey =
+    std::tuple<std::vector<unsigned>, unsigned, std::vector<unsigned>, bool>;
+CandidateKey keyOf(const Candidate &C) {
+  return {C.NumBound, C.NumTotal, C.DenBound, C.monomialDen()};
+}
+
 struct Selection {
   bool Ok = false;
   std::string Error;
   RationalFunction F;
   PieceStats Stats;
+  /// The candidates of least held-out error, best first (at most
+  /// FitOptions::ScreenCandidates): what a split is screened with.
+  std::vector<CandidateKey> Shortlist;
 };
 
 /// Splits \p Rows into training and held-out rows: whole groups of equal
@@ -223,7 +236,8 @@ void splitRows(const Context &Cx, const RowSet &Rows, RowSet &Train,
 
 std::vector<Candidate>
 enumerateCandidates(const Context &Cx, const std::vector<unsigned> &Distinct,
-                    const std::vector<bool> &NonZeroVar, size_t TrainRows) {
+                    const std::vector<bool> &NonZeroVar, size_t TrainRows,
+                    const std::set<CandidateKey> *Only) {
   const FitOptions &O = Cx.O;
   size_t K = Cx.P.Vars.size();
   std::vector<std::vector<unsigned>> NumBounds, DenBounds;
@@ -276,6 +290,8 @@ enumerateCandidates(const Context &Cx, const std::vector<unsigned> &Distinct,
           if (Fixed && (Mono != 0) != O.FixedDenMonomial)
             continue;
           if (Fixed && !NonZero && O.FixedDenMonomial)
+            continue;
+          if (Only && !Only->count({NB, T, DB, Mono != 0}))
             continue;
           Candidate C;
           C.NumBound = NB;
@@ -343,7 +359,8 @@ bool withinNoise(const FitOptions &O, const Evaluated &A,
 
 Selection selectModel(Context &Cx, const RowSet &Rows,
                       const std::vector<std::pair<Predicate, bool>> &Where,
-                      bool ExactOnly = false) {
+                      bool ExactOnly = false,
+                      const std::set<CandidateKey> *Only = nullptr) {
   Selection Sel;
   const FitProblem &P = Cx.P;
   const FitOptions &O = Cx.O;
@@ -373,7 +390,7 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
     for (unsigned R : Rows)
       NonZeroVar[V] = NonZeroVar[V] && P.X[R][V] != 0;
   std::vector<Candidate> Cands =
-      enumerateCandidates(Cx, Distinct, NonZeroVar, Train.size());
+      enumerateCandidates(Cx, Distinct, NonZeroVar, Train.size(), Only);
   if (Cands.empty()) {
     Sel.Error = "no candidate fits " + std::to_string(Train.size()) +
                 " training samples";
@@ -700,6 +717,18 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
     break;
   }
   St.CandidatesTried = unsigned(Ev.size());
+  {
+    std::vector<const Evaluated *> Ranked;
+    for (const auto &E : Ev)
+      if (E.Fit.Ok && std::isfinite(E.HeldOut) && !(E.Checked && E.Rejected))
+        Ranked.push_back(&E);
+    std::stable_sort(Ranked.begin(), Ranked.end(),
+                     [](const Evaluated *A, const Evaluated *B) {
+                       return A->HeldOut < B->HeldOut;
+                     });
+    for (size_t I = 0; I < Ranked.size() && I < O.ScreenCandidates; ++I)
+      Sel.Shortlist.push_back(keyOf(Ranked[I]->C));
+  }
   if (!Chosen) {
     Sel.Error =
         St.RejectedByRegion
@@ -776,6 +805,74 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
   St.ResidualMax = Sel.F.Exact ? 0 : Mx;
   Sel.Ok = true;
   return Sel;
+}
+
+/// Whether some candidate could reproduce \p Rows exactly. Every
+/// candidate's P and Q are spanned by the monomials of the largest bounds
+/// (numerator degrees MaxNumDegree each, MaxNumDegreeSum in all; the
+/// denominator's likewise), so an exact candidate is a null vector of the
+/// homogeneous system [P columns, -y * Q columns] of those monomials
+/// (variables that copy another on these rows left out). When
+/// its smallest singular value is clearly not zero (above 1e-9 of the
+/// largest, columns normalised), no candidate is exact and an exact-only
+/// selection on these rows can be skipped. One SVD instead of trying every
+/// candidate.
+bool mayBeExact(const Context &Cx, const RowSet &Rows) {
+  const FitProblem &P = Cx.P;
+  const FitOptions &O = Cx.O;
+  size_t K = P.Vars.size();
+  std::vector<unsigned> NumB(K), DenB(K);
+  for (size_t V = 0; V < K; ++V) {
+    // A variable equal to an earlier one on these rows adds only copies of
+    // columns (dependent ones, which would hide the answer).
+    bool Copy = false;
+    for (size_t W = 0; W < V && !Copy; ++W)
+      Copy = std::all_of(Rows.begin(), Rows.end(), [&](unsigned R) {
+        return P.X[R][V] == P.X[R][W];
+      });
+    std::set<double> S;
+    for (unsigned R : Rows)
+      S.insert(P.X[R][V]);
+    unsigned Top = Copy ? 0 : unsigned(S.size()) - 1;
+    NumB[V] = std::min(O.MaxNumDegree, Top);
+    DenB[V] = std::min(O.MaxDenDegree, Top);
+  }
+  std::vector<Exponents> Num = boxMonomials(NumB, O.MaxNumDegreeSum);
+  std::vector<Exponents> Den = boxMonomials(DenB, O.MaxDenDegreeSum);
+  // boxMonomials takes 0 as no cap on the total degree; a cap of 0 leaves
+  // the constant alone.
+  if (O.MaxNumDegreeSum == 0)
+    Num.resize(1);
+  if (O.MaxDenDegreeSum == 0)
+    Den.resize(1);
+  size_t Cols = Num.size() + Den.size();
+  if (Rows.size() < Cols + 1)
+    return true;
+  unsigned MaxDeg = 0;
+  for (size_t V = 0; V < K; ++V)
+    MaxDeg = std::max({MaxDeg, NumB[V], DenB[V]});
+  Design D = makeDesign(P, Rows, scalesOf(Cx, Rows), MaxDeg);
+  Matrix A(int(Rows.size()), int(Cols));
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    double W = Cx.weight(Rows[I]), Y = P.Y[Rows[I]] / Cx.YScale;
+    for (size_t J = 0; J < Num.size(); ++J)
+      A.at(int(I), int(J)) = W * monomialAt(D, Num[J], I);
+    for (size_t J = 0; J < Den.size(); ++J)
+      A.at(int(I), int(Num.size() + J)) = -W * Y * monomialAt(D, Den[J], I);
+  }
+  for (int C = 0; C < A.Cols; ++C) {
+    double N = 0;
+    for (int R = 0; R < A.Rows; ++R)
+      N += A.at(R, C) * A.at(R, C);
+    N = std::sqrt(N);
+    if (N > 0)
+      for (int R = 0; R < A.Rows; ++R)
+        A.at(R, C) /= N;
+  }
+  Svd S = singularValueDecomposition(std::move(A));
+  if (!S.Error.empty() || S.Singular.size() < Cols || !(S.Singular[0] > 0))
+    return true;
+  return !(S.Singular.back() > 1e-9 * S.Singular[0]);
 }
 
 /// Predicates that may split the samples into two pieces.
@@ -959,16 +1056,59 @@ FitReport fitQuantity(const FitProblem &P, const FitOptions &O) {
   unsigned BestUnknowns = ~0u;
   std::optional<std::pair<Selection, Selection>> Best;
   Predicate BestPred;
+  std::vector<Predicate> Splits;
   for (const Predicate &Pr : splitPredicates(Cx)) {
-    RowSet In, Out;
     std::vector<bool> Mask(P.Y.size());
-    for (unsigned R : All) {
-      Mask[R] = Pr.holds(P.X[R].data());
-      (Mask[R] ? In : Out).push_back(R);
-    }
-    if (In.size() < 3 || Out.size() < 3 || !Seen.insert(Mask).second)
+    size_t NIn = 0;
+    for (unsigned R : All)
+      NIn += Mask[R] = Pr.holds(P.X[R].data());
+    if (NIn < 3 || All.size() - NIn < 3 || !Seen.insert(Mask).second)
       continue;
-    ++Rep.PredicatesTried;
+    Splits.push_back(Pr);
+  }
+  Rep.PredicatesTried = unsigned(Splits.size());
+  // Noisy data: every split is screened with the single function's best
+  // candidates on each side; the full selection runs on the splits of least
+  // screened error. (Exact data stop at the first exact pair, which the
+  // screening could miss.)
+  if (!Cx.ExactData && O.FullSplits && Splits.size() > O.FullSplits &&
+      !Single.Shortlist.empty()) {
+    std::set<CandidateKey> Only(Single.Shortlist.begin(),
+                                Single.Shortlist.end());
+    std::vector<std::pair<double, size_t>> Screened;
+    for (size_t I = 0; I < Splits.size(); ++I) {
+      RowSet In, Out;
+      for (unsigned R : All)
+        (Splits[I].holds(P.X[R].data()) ? In : Out).push_back(R);
+      Selection A = selectModel(Cx, In, {{Splits[I], true}}, false, &Only);
+      Selection B = selectModel(Cx, Out, {{Splits[I], false}}, false, &Only);
+      double Score = INFINITY;
+      if (A.Ok && B.Ok)
+        Score = std::sqrt((A.Stats.HeldOutError * A.Stats.HeldOutError *
+                               A.Stats.HeldOutSamples +
+                           B.Stats.HeldOutError * B.Stats.HeldOutError *
+                               B.Stats.HeldOutSamples) /
+                          double(A.Stats.HeldOutSamples +
+                                 B.Stats.HeldOutSamples));
+      Screened.push_back({Score, I});
+    }
+    std::stable_sort(Screened.begin(), Screened.end(),
+                     [](const auto &A, const auto &B) {
+                       return A.first < B.first;
+                     });
+    std::vector<Predicate> Kept;
+    for (size_t K = 0; K < Screened.size() && K < O.FullSplits; ++K)
+      if (std::isfinite(Screened[K].first))
+        Kept.push_back(Splits[Screened[K].second]);
+    Splits = std::move(Kept);
+  }
+  for (const Predicate &Pr : Splits) {
+    RowSet In, Out;
+    for (unsigned R : All)
+      (Pr.holds(P.X[R].data()) ? In : Out).push_back(R);
+    if (Cx.ExactData && (!mayBeExact(Cx, In) || !mayBeExact(Cx, Out)))
+      continue;
+    ++Rep.SplitsSelected;
     // On exact data only an exact pair of pieces is of use.
     Selection A = selectModel(Cx, In, {{Pr, true}}, Cx.ExactData);
     if (!A.Ok)

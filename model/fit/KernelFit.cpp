@@ -974,7 +974,12 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       Q.Constant = Y[0];
       return;
     }
-    // Fits (Y - Idle * idle warps) / Count (null Count: the total itself).
+    // Fits (Y - Idle * idle warps) / Count (null Count: the total itself),
+    // with the options of the phase (below): first single functions only.
+    FitOptions Single = Options.Fit;
+    if (Single.Pieces == Choice::Auto)
+      Single.Pieces = Choice::Never;
+    const FitOptions *Phase = &Single;
     auto FitScaled = [&](const std::vector<double> *Count, FitReport &Out,
                          std::string &Why, double Idle = 0,
                          const std::vector<bool> *Keep = nullptr) {
@@ -1000,14 +1005,10 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       if (!P)
         return false;
       P->File = Kernel.Name;
-      Out = fitQuantity(*P, Options.Fit);
+      Out = fitQuantity(*P, *Phase);
       Why = Out.Error;
       return Out.ok();
     };
-    if (!FitScaled(nullptr, Q.Report, Err)) {
-      Res.Error = Who + ": cannot fit '" + Name + "': " + Err;
-      return;
-    }
     // Warps with no thread inside the data still run a few instructions:
     // Y = F * active + Idle * (warps - active). From the fit R of Y /
     // active, or better from F fitted on the samples without idle warps
@@ -1073,31 +1074,50 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
     // stays. Registers and shared memory are per thread and per block.
     bool PerLaunch =
         Name != "registers_per_thread" && Name != "shared_per_block";
-    double TotalHeldOut = Q.Report.HeldOut;
-    for (QuantityScale Sc :
-         {QuantityScale::PerActiveWarp, QuantityScale::PerWarp}) {
-      if (!PerLaunch || Q.Report.Model.exact())
-        break;
-      const std::vector<double> *Count =
-          Sc == QuantityScale::PerWarp ? &WarpsOf : &ActiveOf;
-      if (Sc == QuantityScale::PerWarp ? !CanPerWarp : !CanPerActive)
-        continue;
-      FitReport R;
-      std::string Why;
-      if (!FitScaled(Count, R, Why))
-        continue;
-      double Idle = 0;
-      if (Sc == QuantityScale::PerActiveWarp && HasIdle && !R.Model.exact())
-        fitIdle(R, Idle, FitScaled);
-      if (R.HeldOut < 0.8 * Q.Report.HeldOut ||
-          (R.Model.exact() && !(Q.Report.HeldOut <= R.HeldOut))) {
-        Q.Report = std::move(R);
-        Q.Scale = Sc;
-        Q.IdleWarp = Idle;
+    auto ChooseScale = [&]() -> bool {
+      Q.Scale = QuantityScale::Total;
+      Q.IdleWarp = 0;
+      if (!FitScaled(nullptr, Q.Report, Err)) {
+        Res.Error = Who + ": cannot fit '" + Name + "': " + Err;
+        return false;
       }
+      double TotalHeldOut = Q.Report.HeldOut;
+      for (QuantityScale Sc :
+           {QuantityScale::PerActiveWarp, QuantityScale::PerWarp}) {
+        if (!PerLaunch || Q.Report.Model.exact())
+          break;
+        const std::vector<double> *Count =
+            Sc == QuantityScale::PerWarp ? &WarpsOf : &ActiveOf;
+        if (Sc == QuantityScale::PerWarp ? !CanPerWarp : !CanPerActive)
+          continue;
+        FitReport R;
+        std::string Why;
+        if (!FitScaled(Count, R, Why))
+          continue;
+        double Idle = 0;
+        if (Sc == QuantityScale::PerActiveWarp && HasIdle && !R.Model.exact())
+          fitIdle(R, Idle, FitScaled);
+        if (R.HeldOut < 0.8 * Q.Report.HeldOut ||
+            (R.Model.exact() && !(Q.Report.HeldOut <= R.HeldOut))) {
+          Q.Report = std::move(R);
+          Q.Scale = Sc;
+          Q.IdleWarp = Idle;
+        }
+      }
+      if (Q.Scale != QuantityScale::Total)
+        Q.TotalHeldOut = TotalHeldOut;
+      return true;
+    };
+    // The scales are first compared on single functions. Pieces, the costly
+    // part of a poor fit, are tried (on every scale) only when no scale has
+    // an exact single function.
+    if (!ChooseScale())
+      return;
+    if (Options.Fit.Pieces == Choice::Auto && !Q.Report.Model.exact()) {
+      Phase = &Options.Fit;
+      if (!ChooseScale())
+        return;
     }
-    if (Q.Scale != QuantityScale::Total)
-      Q.TotalHeldOut = TotalHeldOut;
   };
   {
     unsigned Threads = std::max(1u, std::thread::hardware_concurrency());

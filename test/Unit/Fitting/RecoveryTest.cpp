@@ -217,13 +217,18 @@ TEST(Selection, RegionDefaults) {
   EXPECT_EQ(R.Region[1].Values.back(), 1024);
 }
 
-TEST(Pieces, MinOfTwoVariablesIsFittedPerPiece) {
-  FitProblem P = exactProblem(
+/// min(N, bx) * by, exact, on a grid of powers of two.
+FitProblem minOfTwoTimesBy() {
+  return exactProblem(
       {"N", "bx", "by"},
       grid({powersOfTwo(16, 512), powersOfTwo(32, 1024), powersOfTwo(1, 4)}),
       [](const std::vector<Mpq> &X) {
         return (X[0] < X[1] ? X[0] : X[1]) * X[2];
       });
+}
+
+TEST(Pieces, MinOfTwoVariablesIsFittedPerPiece) {
+  FitProblem P = minOfTwoTimesBy();
   FitReport R = fitQuantity(P, FitOptions());
   ASSERT_TRUE(R.ok());
   ASSERT_EQ(R.Model.Pieces.size(), 2u) << formatReport(R);
@@ -244,6 +249,64 @@ TEST(Pieces, NotTriedWhenOneFunctionIsExact) {
   ASSERT_TRUE(R.ok());
   EXPECT_EQ(R.PredicatesTried, 0u);
   EXPECT_EQ(R.Model.str(), "N / bx");
+}
+
+TEST(Pieces, SplitsThatCannotBeExactAreNotSelected) {
+  // Integer data that no rational function of the candidates' degrees
+  // reproduces on any split: every split is ruled out by one SVD of the
+  // largest candidate's system, none goes through the selection.
+  FitProblem P = exactProblem(
+      {"N", "bx"}, grid({range(16, 256, 16), powersOfTwo(32, 1024)}),
+      [](const std::vector<Mpq> &X) {
+        // N^2 mod 101 + bx mod 7 + 1: integers, not rational in N, bx.
+        long N = long(X[0].toDouble()), B = long(X[1].toDouble());
+        return Mpq(N * N % 101 + B % 7 + 1);
+      });
+  FitReport R = fitQuantity(P, FitOptions());
+  ASSERT_TRUE(R.ok()) << R.Error;
+  EXPECT_FALSE(R.Model.exact());
+  EXPECT_GT(R.PredicatesTried, 0u);
+  EXPECT_EQ(R.SplitsSelected, 0u);
+  EXPECT_EQ(R.Model.Pieces.size(), 1u);
+}
+
+TEST(Pieces, ExactSplitSurvivesTheExactnessCheck) {
+  // min(N, bx)*by: the split N <= bx gives two exact pieces; the check
+  // keeps it (and the first exact pair is taken).
+  FitProblem P = minOfTwoTimesBy();
+  FitReport R = fitQuantity(P, FitOptions());
+  ASSERT_TRUE(R.ok());
+  EXPECT_TRUE(R.Model.exact());
+  EXPECT_EQ(R.SplitsSelected, 1u);
+}
+
+TEST(Pieces, ScreeningKeepsTheSplitOfTheFullSearch) {
+  // Noisy piecewise data: the screened search (the single function's best
+  // candidates on every split, the full selection on the best two) picks
+  // the split and the functions the full search on every split picks.
+  Gaussian G(7);
+  FitProblem P;
+  P.Target = "y";
+  P.Vars = {"N", "bx"};
+  for (double N = 16; N <= 256; N += 16)
+    for (double B : powersOfTwo(32, 1024)) {
+      double Y = B <= 128 ? 4 * N * N / B + 9 : 0.5 * N * N + 40 * N;
+      P.X.push_back({N, B});
+      P.Y.push_back(Y * (1 + 0.01 * G()));
+      P.Lines.push_back(unsigned(P.Y.size()));
+    }
+  FitOptions Screened;
+  FitOptions Full;
+  Full.FullSplits = 0;
+  FitReport A = fitQuantity(P, Screened), B = fitQuantity(P, Full);
+  ASSERT_TRUE(A.ok()) << A.Error;
+  ASSERT_TRUE(B.ok()) << B.Error;
+  ASSERT_EQ(B.Model.Pieces.size(), 2u) << formatReport(B);
+  EXPECT_EQ(A.PredicatesTried, B.PredicatesTried);
+  EXPECT_LE(A.SplitsSelected, Screened.FullSplits);
+  EXPECT_EQ(B.SplitsSelected, B.PredicatesTried);
+  EXPECT_EQ(A.Model.str(), B.Model.str());
+  EXPECT_EQ(A.HeldOut, B.HeldOut);
 }
 
 TEST(Numerics, RankDeficientSystemReportsItsRank) {

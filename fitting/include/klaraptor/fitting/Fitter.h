@@ -57,6 +57,11 @@ struct FitOptions {
   /// Auto tries pieces when the single fit is not exact on integer data or
   /// its held-out error exceeds this.
   double PieceThreshold = 0.1;
+  /// On data that are not exact, each split is first screened with the
+  /// ScreenCandidates best candidates of the single function; the full
+  /// selection runs on the FullSplits splits of least screened error (0:
+  /// on every split, no screening).
+  unsigned ScreenCandidates = 24, FullSplits = 2;
   /// The region the fit is used on: extrapolation variables up to MaxSize
   /// (0: max(65536, 16 x the largest sample)); variables named bx, by, bz on
   /// powers of two up to MaxBlock plus their sampled values (or only the
@@ -131,6 +136,9 @@ struct FitReport {
   /// Held-out error of the single (one-piece) fit, and of the chosen model.
   double SingleHeldOut = 0, HeldOut = 0;
   unsigned PredicatesTried = 0;
+  /// Splits whose pieces went through the full selection; the others were
+  /// screened out (noisy data) or could not give exact pieces (exact data).
+  unsigned SplitsSelected = 0;
   double Seconds = 0;
   std::vector<std::string> Notes;
   std::string Error; ///< non-empty: no fit
