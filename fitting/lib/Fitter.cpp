@@ -418,6 +418,27 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
   };
 
   std::vector<Evaluated> Ev;
+  // The held-out rows' monomials, in the training scaling (which every
+  // screened fit uses), computed once per monomial; sums over them add the
+  // same products in the same order as sumAt.
+  std::map<Exponents, std::vector<double>> HeldCols;
+  auto HeldSums = [&](const std::vector<Exponents> &Terms,
+                      const std::vector<double> &Coef,
+                      std::vector<double> &Out) {
+    Out.assign(Held.size(), 0.0);
+    for (size_t J = 0; J < Terms.size(); ++J) {
+      auto [It, New] = HeldCols.try_emplace(Terms[J]);
+      if (New) {
+        It->second.resize(Held.size());
+        for (size_t I = 0; I < Held.size(); ++I)
+          It->second[I] = monomialAt(HD, Terms[J], I);
+      }
+      const double *Col = It->second.data();
+      for (size_t I = 0; I < Held.size(); ++I)
+        Out[I] += Coef[J] * Col[I];
+    }
+  };
+  std::vector<double> HeldQ, HeldP;
   auto Measure = [&](Evaluated &E) {
     E.HeldOut = E.HeldOutMax = INFINITY;
     E.HeldOutSq.clear();
@@ -425,12 +446,12 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
       return;
     double S = 0, Mx = 0;
     const RationalFunction &F = E.Fit.F;
+    HeldSums(F.DenTerms, F.DenCoef, HeldQ);
+    HeldSums(F.NumTerms, F.NumCoef, HeldP);
     for (size_t I = 0; I < Held.size(); ++I) {
       unsigned R = Held[I];
-      // The held-out rows' powers are precomputed in the training scaling,
-      // which every screened fit uses.
-      double Q = sumAt(HD, F.DenTerms, F.DenCoef, I);
-      double Pv = sumAt(HD, F.NumTerms, F.NumCoef, I);
+      double Q = HeldQ[I];
+      double Pv = HeldP[I];
       double Er = Q * F.DenSign > 0 ? relativeError(Pv / Q, P.Y[R], Cx.YScale)
                                     : INFINITY;
       E.HeldOutSq.push_back(Er * Er);
@@ -924,7 +945,8 @@ std::vector<Predicate> splitPredicates(const Context &Cx) {
 // fitQuantity
 //===----------------------------------------------------------------------===//
 
-FitReport fitQuantity(const FitProblem &P, const FitOptions &O) {
+FitReport fitQuantity(const FitProblem &P, const FitOptions &O,
+                      const FitReport *Given) {
   auto Start = std::chrono::steady_clock::now();
   FitReport Rep;
   Context Cx(P, O);
@@ -1029,11 +1051,24 @@ FitReport fitQuantity(const FitProblem &P, const FitOptions &O) {
 
   RowSet All(P.Y.size());
   std::iota(All.begin(), All.end(), 0u);
-  Selection Single = selectModel(Cx, All, {});
+  Selection Single;
+  if (Given && Given->ok() && Given->Model.Pieces.size() == 1 &&
+      Given->Stats.size() == 1) {
+    Single.Ok = true;
+    Single.F = Given->Model.Pieces[0].F;
+    Single.Stats = Given->Stats[0];
+    for (const FitReport::CandidateBounds &B : Given->Shortlist)
+      Single.Shortlist.push_back({B.Num, B.NumTotal, B.Den, B.MonomialDen});
+  } else {
+    Single = selectModel(Cx, All, {});
+  }
   if (!Single.Ok) {
     Rep.Error = Single.Error;
     return Finish();
   }
+  for (const CandidateKey &K : Single.Shortlist)
+    Rep.Shortlist.push_back(
+        {std::get<0>(K), std::get<2>(K), std::get<1>(K), std::get<3>(K)});
   Rep.SingleHeldOut = Single.Stats.HeldOutError;
   Rep.HeldOut = Single.Stats.HeldOutError;
   Rep.Model.Pieces.push_back({std::nullopt, Single.F});

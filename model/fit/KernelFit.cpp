@@ -21,7 +21,9 @@
 #include <cstdlib>
 #include <numeric>
 #include <set>
+#include <map>
 #include <thread>
+#include <tuple>
 #include <sys/stat.h>
 #include <cstring>
 #include <cerrno>
@@ -980,6 +982,9 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
     if (Single.Pieces == Choice::Auto)
       Single.Pieces = Choice::Never;
     const FitOptions *Phase = &Single;
+    // The first phase's fits by (scale, idle cost, without idle warps): the
+    // second phase takes their single functions instead of selecting again.
+    std::map<std::tuple<int, double, bool>, FitReport> SingleFits;
     auto FitScaled = [&](const std::vector<double> *Count, FitReport &Out,
                          std::string &Why, double Idle = 0,
                          const std::vector<bool> *Keep = nullptr) {
@@ -1005,7 +1010,16 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       if (!P)
         return false;
       P->File = Kernel.Name;
-      Out = fitQuantity(*P, *Phase);
+      std::tuple<int, double, bool> Key{
+          Count == &WarpsOf ? 2 : Count ? 1 : 0, Idle, Keep != nullptr};
+      if (Phase == &Single) {
+        Out = fitQuantity(*P, Single);
+        SingleFits[Key] = Out;
+      } else {
+        auto It = SingleFits.find(Key);
+        Out = fitQuantity(*P, *Phase,
+                          It == SingleFits.end() ? nullptr : &It->second);
+      }
       Why = Out.Error;
       return Out.ok();
     };

@@ -280,10 +280,8 @@ TEST(Pieces, ExactSplitSurvivesTheExactnessCheck) {
   EXPECT_EQ(R.SplitsSelected, 1u);
 }
 
-TEST(Pieces, ScreeningKeepsTheSplitOfTheFullSearch) {
-  // Noisy piecewise data: the screened search (the single function's best
-  // candidates on every split, the full selection on the best two) picks
-  // the split and the functions the full search on every split picks.
+/// Two functions of N and bx split at bx = 128, with 1 % noise.
+FitProblem noisyTwoPieces() {
   Gaussian G(7);
   FitProblem P;
   P.Target = "y";
@@ -295,6 +293,14 @@ TEST(Pieces, ScreeningKeepsTheSplitOfTheFullSearch) {
       P.Y.push_back(Y * (1 + 0.01 * G()));
       P.Lines.push_back(unsigned(P.Y.size()));
     }
+  return P;
+}
+
+TEST(Pieces, ScreeningKeepsTheSplitOfTheFullSearch) {
+  // Noisy piecewise data: the screened search (the single function's best
+  // candidates on every split, the full selection on the best two) picks
+  // the split and the functions the full search on every split picks.
+  FitProblem P = noisyTwoPieces();
   FitOptions Screened;
   FitOptions Full;
   Full.FullSplits = 0;
@@ -307,6 +313,25 @@ TEST(Pieces, ScreeningKeepsTheSplitOfTheFullSearch) {
   EXPECT_EQ(B.SplitsSelected, B.PredicatesTried);
   EXPECT_EQ(A.Model.str(), B.Model.str());
   EXPECT_EQ(A.HeldOut, B.HeldOut);
+}
+
+TEST(Pieces, AGivenSingleFunctionIsNotSelectedAgain) {
+  // The report of a fit without pieces stands in for the single-function
+  // selection: the result is that of a fit from scratch.
+  FitProblem P = noisyTwoPieces();
+  FitOptions NoPieces;
+  NoPieces.Pieces = Choice::Never;
+  FitReport Single = fitQuantity(P, NoPieces);
+  ASSERT_TRUE(Single.ok()) << Single.Error;
+  EXPECT_EQ(Single.Model.Pieces.size(), 1u);
+  EXPECT_FALSE(Single.Shortlist.empty());
+  FitReport Fresh = fitQuantity(P, FitOptions());
+  FitReport Reused = fitQuantity(P, FitOptions(), &Single);
+  ASSERT_TRUE(Reused.ok()) << Reused.Error;
+  ASSERT_EQ(Fresh.Model.Pieces.size(), 2u);
+  EXPECT_EQ(Reused.Model.str(), Fresh.Model.str());
+  EXPECT_EQ(Reused.HeldOut, Fresh.HeldOut);
+  EXPECT_EQ(Reused.SingleHeldOut, Fresh.SingleHeldOut);
 }
 
 TEST(Numerics, RankDeficientSystemReportsItsRank) {

@@ -143,10 +143,26 @@ struct FitReport {
   std::vector<std::string> Notes;
   std::string Error; ///< non-empty: no fit
   bool ok() const { return Error.empty(); }
+
+  /// A candidate by its bounds: numerator degrees and total-degree cap (0:
+  /// none), denominator degrees, and whether the denominator is the one
+  /// monomial at those bounds.
+  struct CandidateBounds {
+    std::vector<unsigned> Num, Den;
+    unsigned NumTotal = 0;
+    bool MonomialDen = false;
+  };
+  /// The single function's candidates of least held-out error, best first
+  /// (at most FitOptions::ScreenCandidates): what splits are screened with.
+  std::vector<CandidateBounds> Shortlist;
 };
 
-/// Fits \p P. Never throws; errors are in FitReport::Error.
-FitReport fitQuantity(const FitProblem &P, const FitOptions &O);
+/// Fits \p P. Never throws; errors are in FitReport::Error. With \p Single,
+/// a report of fitQuantity on the same problem and options except Pieces =
+/// Never, the single function is taken from it instead of being selected
+/// again (what a caller that compares fits before trying pieces saves).
+FitReport fitQuantity(const FitProblem &P, const FitOptions &O,
+                      const FitReport *Single = nullptr);
 
 /// The relative error used everywhere: |F - Y| / max(|Y|, 1e-6 * Scale),
 /// Scale being the largest |Y| of the problem.
