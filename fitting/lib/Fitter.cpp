@@ -237,7 +237,7 @@ void splitRows(const Context &Cx, const RowSet &Rows, RowSet &Train,
 std::vector<Candidate>
 enumerateCandidates(const Context &Cx, const std::vector<unsigned> &Distinct,
                     const std::vector<bool> &NonZeroVar, size_t TrainRows,
-                    const std::set<CandidateKey> *Only) {
+                    const std::set<CandidateKey> *Only, bool Beyond) {
   const FitOptions &O = Cx.O;
   size_t K = Cx.P.Vars.size();
   std::vector<std::vector<unsigned>> NumBounds, DenBounds;
@@ -260,8 +260,19 @@ enumerateCandidates(const Context &Cx, const std::vector<unsigned> &Distinct,
     NumBounds.push_back(*O.FixedNum);
     DenBounds.push_back(*O.FixedDen);
   } else {
-    Enum(O.MaxNumDegree, O.MaxNumDegreeSum, NumBounds);
+    Enum(O.MaxNumDegree, O.MaxNumDegreeSum + (Beyond ? 1 : 0), NumBounds);
     Enum(O.MaxDenDegree, O.MaxDenDegreeSum, DenBounds);
+    // Beyond: only the boxes one degree past the cap on the bounds' sum,
+    // through their subsets of total degree within the cap (2*N^3 + N*bx*by
+    // lives in N<=3 bx<=1 by<=1, total degree 3).
+    if (Beyond)
+      NumBounds.erase(
+          std::remove_if(NumBounds.begin(), NumBounds.end(),
+                         [&](const std::vector<unsigned> &B) {
+                           return std::accumulate(B.begin(), B.end(), 0u) <=
+                                  O.MaxNumDegreeSum;
+                         }),
+          NumBounds.end());
   }
   // Never more unknowns than the training rows determine, with a margin.
   size_t Margin = TrainRows >= 20 ? (TrainRows + 9) / 10 : 1;
@@ -272,9 +283,12 @@ enumerateCandidates(const Context &Cx, const std::vector<unsigned> &Distinct,
     // (3*N^2 + 5*N*bx without N^2*bx) extrapolate with less variance.
     unsigned Max = NB.empty() ? 0 : *std::max_element(NB.begin(), NB.end());
     unsigned Sum = std::accumulate(NB.begin(), NB.end(), 0u);
-    std::vector<unsigned> Totals = {0};
-    if (O.TotalDegreeVariants && !Fixed)
-      for (unsigned T = std::max(Max, 1u); T < Sum; ++T)
+    std::vector<unsigned> Totals;
+    if (!Beyond)
+      Totals.push_back(0);
+    if ((O.TotalDegreeVariants || Beyond) && !Fixed)
+      for (unsigned T = std::max(Max, 1u);
+           T < Sum && (!Beyond || T <= O.MaxNumDegreeSum); ++T)
         Totals.push_back(T);
     for (unsigned T : Totals)
       for (const auto &DB : DenBounds) {
@@ -360,7 +374,8 @@ bool withinNoise(const FitOptions &O, const Evaluated &A,
 Selection selectModel(Context &Cx, const RowSet &Rows,
                       const std::vector<std::pair<Predicate, bool>> &Where,
                       bool ExactOnly = false,
-                      const std::set<CandidateKey> *Only = nullptr) {
+                      const std::set<CandidateKey> *Only = nullptr,
+                      bool Beyond = false) {
   Selection Sel;
   const FitProblem &P = Cx.P;
   const FitOptions &O = Cx.O;
@@ -390,7 +405,8 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
     for (unsigned R : Rows)
       NonZeroVar[V] = NonZeroVar[V] && P.X[R][V] != 0;
   std::vector<Candidate> Cands =
-      enumerateCandidates(Cx, Distinct, NonZeroVar, Train.size(), Only);
+      enumerateCandidates(Cx, Distinct, NonZeroVar, Train.size(), Only,
+                          Beyond);
   if (Cands.empty()) {
     Sel.Error = "no candidate fits " + std::to_string(Train.size()) +
                 " training samples";
@@ -1065,6 +1081,20 @@ FitReport fitQuantity(const FitProblem &P, const FitOptions &O,
   if (!Single.Ok) {
     Rep.Error = Single.Error;
     return Finish();
+  }
+  // Exact data that no candidate reproduces: larger numerators (one degree
+  // past the cap on the bounds' sum) are tried, and taken only when they
+  // reproduce every sample exactly (an exact function carries no variance
+  // into the extrapolation; an inexact one of that size would).
+  if (Cx.ExactData && !Single.F.Exact && O.TotalDegreeVariants && K > 1 &&
+      !(O.FixedNum && O.FixedDen) && mayBeExact(Cx, All)) {
+    Selection Larger = selectModel(Cx, All, {}, true, nullptr, true);
+    if (Larger.Ok && Larger.F.Exact) {
+      Larger.Shortlist = Single.Shortlist;
+      Single = std::move(Larger);
+      Rep.Notes.push_back("exact with a numerator beyond the degree cap "
+                          "(total degree within it)");
+    }
   }
   for (const CandidateKey &K : Single.Shortlist)
     Rep.Shortlist.push_back(

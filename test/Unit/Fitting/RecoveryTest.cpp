@@ -334,6 +334,25 @@ TEST(Pieces, AGivenSingleFunctionIsNotSelectedAgain) {
   EXPECT_EQ(Reused.SingleHeldOut, Fresh.SingleHeldOut);
 }
 
+TEST(Selection, NumeratorBeyondTheDegreeCapIsRecoveredWhenExact) {
+  // 2*N^3/(bx*by) + N = (2*N^3 + N*bx*by) / (bx*by): the numerator's box
+  // N<=3 bx<=1 by<=1 is past the cap on the bounds' sum (4); exact data
+  // reach it through its subset of total degree 3.
+  FitProblem P = exactProblem(
+      {"N", "bx", "by"},
+      grid({{16, 32, 48, 64, 96, 128, 192, 256}, powersOfTwo(1, 256),
+            powersOfTwo(1, 32)}),
+      [](const std::vector<Mpq> &X) {
+        return Mpq(2) * X[0] * X[0] * X[0] / (X[1] * X[2]) + X[0];
+      });
+  FitReport R = fitQuantity(P, FitOptions());
+  ASSERT_TRUE(R.ok()) << R.Error;
+  EXPECT_TRUE(R.Model.exact()) << formatReport(R);
+  EXPECT_EQ(R.Model.str(), "(N*bx*by + 2*N^3) / (bx*by)");
+  int64_t X[3] = {4096, 16, 8};
+  EXPECT_EQ(R.Model.evaluate(X), 2.0 * 4096 * 4096 * 4096 / 128 + 4096);
+}
+
 TEST(Numerics, RankDeficientSystemReportsItsRank) {
   FitProblem P;
   P.Target = "y";
