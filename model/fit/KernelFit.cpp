@@ -11,6 +11,7 @@
 #include "klaraptor/fitting/CEmitter.h"
 #include "klaraptor/fitting/DataTable.h"
 #include "klaraptor/fitting/Report.h"
+#include "klaraptor/fitting/Serialize.h"
 #include "klaraptor/model/PerformanceModel.h"
 #include "DeviceProfile.h"
 
@@ -769,8 +770,10 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
                       const std::vector<profiledb::SampleRow> &Samples,
                       const std::string &Device,
                       const KernelFitOptions &Options, KernelFit &Fit,
-                      std::string &Error) {
+                      std::string &Error, FitCache *Cache) {
   std::string Who = "kernel " + Kernel.displayName();
+  if (Cache && FitCache::buildIdentity().empty())
+    Cache = nullptr;
   Fit = KernelFit();
   Fit.Kernel = Kernel.Name;
   Fit.SourceName = Kernel.sourceName();
@@ -1012,6 +1015,38 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       P->File = Kernel.Name;
       std::tuple<int, double, bool> Key{
           Count == &WarpsOf ? 2 : Count ? 1 : 0, Idle, Keep != nullptr};
+      // The cache's slot and the hash of what this fit reads.
+      std::string Slot, Hash;
+      if (Cache) {
+        char IdleText[64];
+        std::snprintf(IdleText, sizeof(IdleText), "%a", Idle);
+        Slot = Name + " scale=" + std::to_string(std::get<0>(Key)) +
+               " idle=" + IdleText + " keep=" + (Keep ? "1" : "0") +
+               " pieces=" + (Phase == &Single ? "0" : "1");
+        std::string In = FitCache::buildIdentity() + "\n" +
+                         fitOptionsText(*Phase) + "\n" + Kernel.Name;
+        for (const std::string &C : Columns)
+          In += "\n" + C;
+        for (const std::vector<double> &Row : Rows)
+          for (double V : Row) {
+            char Buf[32];
+            std::snprintf(Buf, sizeof(Buf), " %a", V);
+            In += Buf;
+          }
+        Hash = profiledb::specHash(In);
+        std::lock_guard<std::mutex> G(Cache->M);
+        auto It = Cache->Slots.find(Slot);
+        std::string LoadError;
+        if (It != Cache->Slots.end() && It->second.Hash == Hash &&
+            loadFitReport(It->second.Report, Out, LoadError)) {
+          ++Cache->Hits;
+          if (Phase == &Single)
+            SingleFits[Key] = Out;
+          Why = Out.Error;
+          return Out.ok();
+        }
+        ++Cache->Misses;
+      }
       if (Phase == &Single) {
         Out = fitQuantity(*P, Single);
         SingleFits[Key] = Out;
@@ -1019,6 +1054,12 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
         auto It = SingleFits.find(Key);
         Out = fitQuantity(*P, *Phase,
                           It == SingleFits.end() ? nullptr : &It->second);
+      }
+      if (Cache) {
+        std::string Saved = saveFitReport(Out);
+        std::lock_guard<std::mutex> G(Cache->M);
+        Cache->Slots[Slot] = {Hash, std::move(Saved)};
+        Cache->Changed = true;
       }
       Why = Out.Error;
       return Out.ok();
@@ -1294,7 +1335,69 @@ bool fitKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Kernel,
     Error = Db.path() + ": the database names no device; use --device";
     return false;
   }
-  return fitKernelSamples(Kernel, Samples, Device, Options, Fit, Error);
+  // The kernel's fit cache (FitCache); a damaged one is dropped, one that
+  // cannot be written back only costs the next run a fit.
+  const std::string Key = profiledb::fitCacheKey(Kernel.Name);
+  FitCache Cache;
+  Cache.load(Db.meta(Key));
+  if (!fitKernelSamples(Kernel, Samples, Device, Options, Fit, Error,
+                        &Cache))
+    return false;
+  Fit.FitsReused = Cache.Hits;
+  Fit.FitsMade = Cache.Misses;
+  std::string Ignored;
+  if (Cache.Changed)
+    Db.setMeta(Key, Cache.save(), Ignored);
+  return true;
+}
+
+// A cache's text: for each slot, three strings LENGTH:TEXT (slot, hash,
+// report), each followed by a newline.
+std::string FitCache::save() const {
+  std::string Out;
+  for (const auto &[Slot, E] : Slots)
+    for (const std::string *T : {&Slot, &E.Hash, &E.Report})
+      Out += std::to_string(T->size()) + ":" + *T + "\n";
+  return Out;
+}
+
+bool FitCache::load(const std::string &Text) {
+  Slots.clear();
+  size_t Pos = 0;
+  auto Next = [&](std::string &Out) {
+    size_t Colon = Text.find(':', Pos);
+    if (Colon == std::string::npos || Colon == Pos || Colon - Pos > 12)
+      return false;
+    size_t N = 0;
+    for (size_t I = Pos; I < Colon; ++I) {
+      if (Text[I] < '0' || Text[I] > '9')
+        return false;
+      N = N * 10 + size_t(Text[I] - '0');
+    }
+    if (N >= Text.size() - Colon || Text[Colon + 1 + N] != '\n')
+      return false;
+    Out = Text.substr(Colon + 1, N);
+    Pos = Colon + 2 + N;
+    return true;
+  };
+  while (Pos < Text.size()) {
+    std::string Slot;
+    Entry E;
+    if (!Next(Slot) || !Next(E.Hash) || !Next(E.Report)) {
+      Slots.clear();
+      return false;
+    }
+    Slots[Slot] = std::move(E);
+  }
+  return true;
+}
+
+const std::string &FitCache::buildIdentity() {
+  static const std::string Id = [] {
+    std::string Err;
+    return profiledb::fileIdentity("/proc/self/exe", Err);
+  }();
+  return Id;
 }
 
 std::vector<const profiledb::KernelRow *>

@@ -98,6 +98,18 @@ std::string specHash(const std::string &Text);
 inline std::string programIdentityKey(const std::string &AbsolutePath) {
   return "program_identity:" + AbsolutePath;
 }
+/// The meta key under which `klaraptor fit` keeps a kernel's fit cache
+/// (model/fit's FitCache); not exported into datasets (it holds fits that
+/// only the same klaraptor executable reuses).
+inline std::string fitCacheKey(const std::string &KernelName) {
+  return "fit_cache:" + KernelName;
+}
+/// Whether a meta key belongs to this machine's tools (program identities,
+/// fit caches) rather than to the measurements: datasets leave them out.
+inline bool isLocalMetaKey(const std::string &Key) {
+  return Key.rfind("program_identity:", 0) == 0 ||
+         Key.rfind("fit_cache:", 0) == 0;
+}
 /// "SIZE bytes, fnv1a64 HASH" of a file's content, or "" with \p Error.
 std::string fileIdentity(const std::string &Path, std::string &Error);
 

@@ -185,7 +185,7 @@ int runExport(const Args &A) {
     if (!Q.ok())
       return Fail("meta");
     while (Q.row())
-      if (Q.t(0).rfind("program_identity:", 0) != 0) // local build paths
+      if (!profiledb::isLocalMetaKey(Q.t(0))) // build paths, fit caches
         D.Meta[Q.t(0)] = Q.t(1);
   }
   std::string Date;

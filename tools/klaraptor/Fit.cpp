@@ -315,8 +315,17 @@ int runFit(const Args &A) {
       printTable(Fits[I], Files[I]);
       std::printf("\n");
     }
+    unsigned Reused = 0, Made = 0;
+    for (const KernelFit &F : Fits) {
+      Reused += F.FitsReused;
+      Made += F.FitsMade;
+    }
     std::printf("%zu of %zu kernels fitted; report in %s\n", Fits.size(),
                 Selected.size(), ReportPath.c_str());
+    if (Reused)
+      std::printf("%u of %u fits reused from the database's fit cache "
+                  "(same samples, options and klaraptor)\n",
+                  Reused, Reused + Made);
   }
   return Failed.empty() ? 0 : 1;
 }

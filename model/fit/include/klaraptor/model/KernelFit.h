@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -140,6 +141,8 @@ public:
   /// inputs: "mwp-cwp" or "waves" (isFitModel). Changing it needs no refit.
   std::string Model = "mwp-cwp";
   unsigned SamplesUsed = 0, SamplesFailed = 0;
+  /// Fits of quantities taken from the fit cache, and made anew.
+  unsigned FitsReused = 0, FitsMade = 0;
   /// Samples whose recorded grid is not what the grid formula gives.
   unsigned GridMismatches = 0;
   Agreement Agree;
@@ -234,12 +237,39 @@ bool fitKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Kernel,
                const KernelFitOptions &Options, KernelFit &Fit,
                std::string &Error);
 
-/// Fits \p Kernel from \p Samples (those of the database, or made up).
+/// Fit reports kept between runs of the tools. A slot is one fit of one
+/// quantity (its scale, idle cost, samples and phase); it holds the hash of
+/// everything the fit read (the samples' values, the fit options, the
+/// klaraptor executable itself) and the saved report
+/// (fitting::saveFitReport). A slot whose hash matches is reused, any other
+/// is fitted again and replaced. fitKernel keeps one cache per kernel in
+/// the profile database (meta key `fit_cache:KERNEL`, not exported into
+/// datasets), so `report` after `fit`, or a second `fit`, fits nothing.
+/// Safe to use from the fit's threads.
+struct FitCache {
+  struct Entry {
+    std::string Hash, Report;
+  };
+  std::map<std::string, Entry> Slots;
+  unsigned Hits = 0, Misses = 0;
+  bool Changed = false;
+  std::mutex M;
+
+  /// The cache as text, and back (false on a damaged text: start empty).
+  std::string save() const;
+  bool load(const std::string &Text);
+  /// The identity of the running executable ("" when it cannot be read:
+  /// then nothing is cached).
+  static const std::string &buildIdentity();
+};
+
+/// Fits \p Kernel from \p Samples (those of the database, or made up);
+/// with \p Cache, fits found there are reused and new ones added.
 bool fitKernelSamples(const profiledb::KernelRow &Kernel,
                       const std::vector<profiledb::SampleRow> &Samples,
                       const std::string &Device,
                       const KernelFitOptions &Options, KernelFit &Fit,
-                      std::string &Error);
+                      std::string &Error, FitCache *Cache = nullptr);
 
 /// The kernel rows to fit, in database order: for each kernel name the
 /// newest row (a kernel whose pragma changed has several; the last spec
