@@ -49,6 +49,13 @@ double relativeError(double F, double Y, double Scale) {
 // Problem construction
 //===----------------------------------------------------------------------===//
 
+std::string mergedVariableWarning(const std::string &Dropped,
+                                  const std::string &Kept) {
+  return "column '" + Dropped + "' equals '" + Kept +
+         "' in every sample and is dropped from the variables (the fit uses '" +
+         Kept + "' for both)";
+}
+
 std::optional<FitProblem>
 makeProblem(const DataTable &T, const std::string &Target,
             const std::vector<std::string> &VarsIn, const FitOptions &O,
@@ -125,6 +132,25 @@ makeProblem(const DataTable &T, const std::string &Target,
       Warnings.push_back("column '" + T.names()[size_t(C)] + "' is constant (" +
                          T.text(0, size_t(C)) +
                          ") and is dropped from the variables");
+      continue;
+    }
+    // A variable equal to a kept one in every sample adds only copies of
+    // its monomials (rank-deficient systems, several times the candidates)
+    // and the samples cannot tell the two apart: the first one stands for
+    // both.
+    int Same = -1;
+    for (int K : Kept) {
+      bool Equal = true;
+      for (size_t R = 0; R < T.numRows() && Equal; ++R)
+        Equal = T.value(R, size_t(C)) == T.value(R, size_t(K));
+      if (Equal) {
+        Same = K;
+        break;
+      }
+    }
+    if (Same >= 0 && T.numRows() > 1) {
+      Warnings.push_back(
+          mergedVariableWarning(T.names()[size_t(C)], T.names()[size_t(Same)]));
       continue;
     }
     Kept.push_back(C);

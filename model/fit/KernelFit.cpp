@@ -1007,6 +1007,14 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       std::vector<std::string> Warnings;
       std::optional<FitProblem> P =
           makeProblem(T, Name, Fit.Vars, Options.Fit, Warnings, Why);
+      // Data parameters equal in every sample have the kernel's own note
+      // (above), which says how to profile them apart.
+      for (size_t I = 0; I < Fit.DataNames.size(); ++I)
+        for (size_t J = I + 1; J < Fit.DataNames.size(); ++J)
+          Warnings.erase(std::remove(Warnings.begin(), Warnings.end(),
+                                     mergedVariableWarning(Fit.DataNames[J],
+                                                           Fit.DataNames[I])),
+                         Warnings.end());
       if (!Keep)
         Res.Warnings.insert(Res.Warnings.end(), Warnings.begin(),
                             Warnings.end());
@@ -1393,9 +1401,16 @@ bool FitCache::load(const std::string &Text) {
 }
 
 const std::string &FitCache::buildIdentity() {
-  static const std::string Id = [] {
-    std::string Err;
-    return profiledb::fileIdentity("/proc/self/exe", Err);
+  // The executable's file: device, inode, size and modification time (a
+  // rebuilt or replaced klaraptor is another one). Reading its content
+  // (30 MB) would cost more than most fits.
+  static const std::string Id = []() -> std::string {
+    struct stat St;
+    if (::stat("/proc/self/exe", &St) != 0)
+      return "";
+    return std::to_string(St.st_dev) + ":" + std::to_string(St.st_ino) + ":" +
+           std::to_string(St.st_size) + ":" + std::to_string(St.st_mtim.tv_sec) +
+           "." + std::to_string(St.st_mtim.tv_nsec);
   }();
   return Id;
 }

@@ -109,6 +109,24 @@ TEST(Problem, ConstantColumnsAreDroppedWithAWarning) {
   EXPECT_EQ(P->Vars[0], "N");
 }
 
+TEST(Problem, ColumnsEqualToAnEarlierOneAreDroppedWithAWarning) {
+  // NJ and NK are NI in every sample: one variable, fitted once.
+  std::vector<std::string> W;
+  std::string E;
+  auto P = problem("NI,NJ,bx,NK,y\n16,16,32,16,8\n32,32,32,32,32\n"
+                   "64,64,64,64,64\n128,128,32,128,512\n",
+                   "y", W, E);
+  ASSERT_TRUE(P.has_value()) << E;
+  ASSERT_EQ(W.size(), 2u);
+  EXPECT_EQ(W[0], "column 'NJ' equals 'NI' in every sample and is dropped "
+                  "from the variables (the fit uses 'NI' for both)");
+  EXPECT_EQ(W[1], mergedVariableWarning("NK", "NI"));
+  ASSERT_EQ(P->Vars.size(), 2u);
+  EXPECT_EQ(P->Vars[0], "NI");
+  EXPECT_EQ(P->Vars[1], "bx");
+  EXPECT_EQ(P->X[3], (std::vector<double>{128, 32}));
+}
+
 TEST(Problem, TooFewSamples) {
   std::vector<std::string> W;
   std::string E;

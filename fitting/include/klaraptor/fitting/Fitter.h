@@ -95,8 +95,15 @@ struct FitProblem {
 
 /// Builds the problem for \p Target over \p Vars (empty: every other
 /// column). Variables with a single sampled value are dropped with a warning
-/// (nothing can be learned about them); negative values are errors unless
-/// allowed. Returns nullopt with \p Error set on failure.
+/// (nothing can be learned about them), and so are variables equal to an
+/// earlier one in every sample (mergedVariableWarning; the earlier one
+/// stands for both); negative values are errors unless allowed. Returns
+/// nullopt with \p Error set on failure.
+/// The warning makeProblem gives when it drops \p Dropped, equal to \p Kept
+/// in every sample.
+std::string mergedVariableWarning(const std::string &Dropped,
+                                  const std::string &Kept);
+
 std::optional<FitProblem>
 makeProblem(const DataTable &T, const std::string &Target,
             const std::vector<std::string> &Vars, const FitOptions &O,

@@ -258,8 +258,8 @@ struct FitCache {
   /// The cache as text, and back (false on a damaged text: start empty).
   std::string save() const;
   bool load(const std::string &Text);
-  /// The identity of the running executable ("" when it cannot be read:
-  /// then nothing is cached).
+  /// The identity of the running executable's file (device, inode, size,
+  /// modification time; "" when it cannot be read: then nothing is cached).
   static const std::string &buildIdentity();
 };
 

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""How long `klaraptor fit` takes on the examples' profiles, side by side.
+
+Reads the profile databases a `klaraptor bench` run left in its working
+folder (WORK/<program>/profile.db), and times `klaraptor fit` on each, with
+one or more klaraptor executables (to compare builds: LABEL=PATH), on a
+fresh copy of the database every time (so that no fit cache is reused),
+best of --repeats runs. Prints a Markdown table: per program its kernels and
+samples, and per executable the wall seconds (all cores, as a user runs it),
+the CPU seconds (user + system) and the wall seconds per kernel.
+
+Usage:
+  scripts/fit-times.py WORK [--klaraptor LABEL=PATH ...] [--repeats N]
+                            [--only a,b] [--markdown FILE]
+
+Example (docs/results.md, "Fit time"):
+  build/bin/klaraptor bench --work /tmp/b    # makes the profiles
+  scripts/fit-times.py /tmp/b --klaraptor before=/tmp/old/bin/klaraptor \\
+      --klaraptor after=build/bin/klaraptor
+"""
+import argparse
+import os
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def fit_once(binary, db, scratch):
+    """Wall and CPU seconds of one `klaraptor fit` on a copy of db."""
+    copy = os.path.join(scratch, "p.db")
+    shutil.copyfile(db, copy)
+    out = os.path.join(scratch, "models")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    r = subprocess.run([binary, "fit", "--db", copy, "--out", out],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        sys.exit("fit-times: %s fit --db %s failed:\n%s" %
+                 (binary, db, r.stdout.decode(errors="replace")[-2000:]))
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def counts(db):
+    """Kernels and usable samples of a profile database."""
+    c = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    kernels = c.execute("SELECT COUNT(DISTINCT name) FROM kernels").fetchone()[0]
+    samples = c.execute(
+        "SELECT COUNT(*) FROM samples WHERE status = 'ok'").fetchone()[0]
+    c.close()
+    return kernels, samples
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("work")
+    ap.add_argument("--klaraptor", action="append", default=[],
+                    metavar="LABEL=PATH")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--markdown")
+    a = ap.parse_args()
+    if a.repeats < 1:
+        sys.exit("fit-times: --repeats must be at least 1")
+    here = os.path.dirname(os.path.abspath(__file__))
+    binaries = []
+    for spec in a.klaraptor or ["this=" + os.path.join(here, "..", "build",
+                                                       "bin", "klaraptor")]:
+        label, sep, path = spec.partition("=")
+        if not sep or not label or not os.access(path, os.X_OK):
+            sys.exit("fit-times: --klaraptor %r: expected LABEL=PATH of an "
+                     "executable" % spec)
+        binaries.append((label, path))
+    only = [p for p in a.only.split(",") if p]
+    programs = sorted(p for p in os.listdir(a.work)
+                      if os.path.isfile(os.path.join(a.work, p, "profile.db"))
+                      and (not only or p in only))
+    if not programs:
+        sys.exit("fit-times: no <program>/profile.db in %s (run klaraptor "
+                 "bench --work %s first)" % (a.work, a.work))
+    head = "| program | kernels | samples |"
+    rule = "|---|---:|---:|"
+    for label, _ in binaries:
+        head += " %s wall s | %s CPU s | %s wall s/kernel |" % ((label,) * 3)
+        rule += "---:|---:|---:|"
+    lines = [head, rule]
+    print(head)
+    print(rule)
+    totals = {label: [0.0, 0.0] for label, _ in binaries}
+    with tempfile.TemporaryDirectory() as scratch:
+        for p in programs:
+            db = os.path.join(a.work, p, "profile.db")
+            kernels, samples = counts(db)
+            row = "| %s | %d | %d |" % (p, kernels, samples)
+            for label, path in binaries:
+                best = min(fit_once(path, db, scratch) for _ in range(a.repeats))
+                totals[label][0] += best[0]
+                totals[label][1] += best[1]
+                row += " %.2f | %.2f | %.2f |" % (best[0], best[1],
+                                                 best[0] / max(kernels, 1))
+            print(row, flush=True)
+            lines.append(row)
+    row = "| total | | |"
+    for label, _ in binaries:
+        row += " %.2f | %.2f | |" % tuple(totals[label])
+    print(row)
+    lines.append(row)
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
