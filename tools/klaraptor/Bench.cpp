@@ -29,8 +29,10 @@
 /// folder; `{N}` in ARGS is the size.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "Json.h"
+#include "JsonLine.h"
+#include "Options.h"
 #include "Process.h"
+#include "KernelSpec.h"
 #include "ProfileDb.h"
 
 #include <algorithm>
@@ -298,19 +300,40 @@ double seconds(std::chrono::steady_clock::time_point T0) {
       .count();
 }
 
-std::string dimText(const JsonValue &V) {
+/// "32x8x1": a record's [x, y, z].
+std::string dimText(const llvm::json::Value *V) {
+  const llvm::json::Array *A = V ? V->getAsArray() : nullptr;
   std::string S;
   for (size_t I = 0; I < 3; ++I)
-    S += (I ? "x" : "") + std::to_string(int64_t(V.at(I).num()));
+    S += (I ? "x" : "") +
+         std::to_string(int64_t(
+             A && I < A->size() ? (*A)[I].getAsNumber().value_or(0) : 0));
   return S;
 }
 
-/// "R=160,C=80": in the order the record gives them (the pragma's).
-std::string dataText(const JsonValue &D) {
+/// The block of a record's \p Key ("requested", "chosen").
+std::string blockText(const llvm::json::Object &J, llvm::StringRef Key) {
+  const llvm::json::Object *Launch = J.getObject(Key);
+  return dimText(Launch ? Launch->get("block") : nullptr);
+}
+
+/// "R=160,C=80": the names in \p Order (the pragma's data order) first, then
+/// any others by name.
+std::string dataText(const llvm::json::Object *D,
+                     const std::vector<std::string> &Order) {
   std::string S;
-  for (const std::string &K : D.Keys)
-    S += (S.empty() ? "" : ",") + K + "=" +
-         std::to_string(int64_t(D[K].num()));
+  if (!D)
+    return S;
+  auto Add = [&](llvm::StringRef K) {
+    S += (S.empty() ? "" : ",") + K.str() + "=" +
+         std::to_string(int64_t(D->getNumber(K).value_or(0)));
+  };
+  for (const std::string &K : Order)
+    if (D->get(K))
+      Add(K);
+  for (const auto &[K, V] : sortedMembers(*D))
+    if (!llvm::is_contained(Order, K))
+      Add(K);
   return S;
 }
 
@@ -345,7 +368,10 @@ struct Costs {
   unsigned Samples = 0;
 };
 
+/// Reads the KLARAPTOR_BENCH records at \p Path; \p DataOrder gives each
+/// kernel's data parameters in its pragma's order (by device name).
 bool readBench(const std::string &Path, const std::string &Program,
+               const std::map<std::string, std::vector<std::string>> &DataOrder,
                std::vector<Row> &Rows, std::string &Error) {
   std::ifstream In(Path);
   if (!In) {
@@ -357,43 +383,55 @@ bool readBench(const std::string &Path, const std::string &Program,
   unsigned N = 0;
   while (std::getline(In, Line)) {
     ++N;
-    JsonValue J;
-    std::string Why;
-    if (!parseJson(Line, J, Why)) {
-      Error = Path + ":" + std::to_string(N) + ": " + Why;
+    llvm::Expected<llvm::json::Value> Parsed = parseJsonLine(Line);
+    if (!Parsed) {
+      Error = Path + ":" + std::to_string(N) +
+              ": malformed JSON: " + llvm::toString(Parsed.takeError());
+      return false;
+    }
+    const llvm::json::Object *J = Parsed->getAsObject();
+    if (!J) {
+      Error = Path + ":" + std::to_string(N) + ": expected a JSON object";
       return false;
     }
     Row R;
     R.Program = Program;
-    R.Kernel = J["source_name"].str().empty() ? J["kernel"].str()
-                                              : J["source_name"].str();
-    R.Data = dataText(J["data"]);
-    R.Requested = dimText(J["requested"]["block"]);
-    R.Chosen = dimText(J["chosen"]["block"]);
-    R.Source = J["source"].str();
-    R.DecisionNs = J["decision_ns"].num(NAN);
-    R.SearchSeconds = J["search_seconds"].num();
-    const JsonValue &Shapes = J["shapes"];
-    R.Candidates = unsigned(Shapes.A.size());
-    for (const JsonValue &S : Shapes.A) {
-      double Ns = S["ns"].num(NAN);
-      std::string B = dimText(S["block"]);
-      if (!std::isfinite(Ns))
-        continue;
-      R.SearchGpuNs += Ns;
-      if (!(Ns >= R.BestNs)) {
-        R.BestNs = Ns;
-        R.Best = B;
+    const std::string Kernel = J->getString("kernel").value_or("").str();
+    R.Kernel = J->getString("source_name").value_or("").str();
+    if (R.Kernel.empty())
+      R.Kernel = Kernel;
+    auto Order = DataOrder.find(Kernel);
+    R.Data = dataText(J->getObject("data"), Order == DataOrder.end()
+                                                ? std::vector<std::string>()
+                                                : Order->second);
+    R.Requested = blockText(*J, "requested");
+    R.Chosen = blockText(*J, "chosen");
+    R.Source = J->getString("source").value_or("").str();
+    R.DecisionNs = J->getNumber("decision_ns").value_or(NAN);
+    R.SearchSeconds = J->getNumber("search_seconds").value_or(0);
+    if (const llvm::json::Array *Shapes = J->getArray("shapes")) {
+      R.Candidates = unsigned(Shapes->size());
+      for (const llvm::json::Value &V : *Shapes) {
+        const llvm::json::Object *S = V.getAsObject();
+        double Ns = S ? S->getNumber("ns").value_or(NAN) : NAN;
+        std::string B = dimText(S ? S->get("block") : nullptr);
+        if (!std::isfinite(Ns))
+          continue;
+        R.SearchGpuNs += Ns;
+        if (!(Ns >= R.BestNs)) {
+          R.BestNs = Ns;
+          R.Best = B;
+        }
+        if (B == R.Chosen)
+          R.ChosenNs = Ns;
+        if (B == R.Requested)
+          R.RequestedNs = Ns;
       }
-      if (B == R.Chosen)
-        R.ChosenNs = Ns;
-      if (B == R.Requested)
-        R.RequestedNs = Ns;
     }
     // A program's own shape that the pragma does not admit is estimated
     // apart from the candidates.
-    if (J["requested_ns"].K == JsonValue::Number)
-      R.RequestedNs = J["requested_ns"].num(NAN);
+    if (std::optional<double> Ns = J->getNumber("requested_ns"))
+      R.RequestedNs = *Ns;
     Rows.push_back(std::move(R));
   }
   return true;
@@ -443,42 +481,32 @@ static std::vector<std::string> lastLines(const std::string &Path, size_t N) {
   return Lines;
 }
 
+namespace {
+const Syntax CommandSyntax = {benchUsage,
+                              "unknown option '{0}' (klaraptor bench --help)",
+                              "missing value after '{0}'"};
+#define KLARAPTOR_OPTIONS_INC "BenchOptions.inc"
+#include "OptionTable.def"
+} // namespace
+
 int runBench(const Args &A) {
-  std::string Manifest =
-      std::string(KLARAPTOR_SOURCE_DIR) + "/examples/bench.manifest";
-  std::string Only, Train, Test, Device, Work = "klaraptor-bench", JsonOut,
-                                        MdOut, Backend = "emu";
-  bool Execute = false;
-  for (size_t I = 0; I < A.size(); ++I) {
-    const std::string &S = A[I];
-    if (S == "--help" || S == "-h") {
-      std::fputs(benchUsage(), stdout);
-      return 0;
-    }
-    if (S == "--execute") {
-      Execute = true;
-      continue;
-    }
-    std::string *Dest = S == "--manifest"      ? &Manifest
-                        : S == "--only"        ? &Only
-                        : S == "--train-sizes" ? &Train
-                        : S == "--test-sizes"  ? &Test
-                        : S == "--device"      ? &Device
-                        : S == "--work"        ? &Work
-                        : S == "--json"        ? &JsonOut
-                        : S == "--markdown"    ? &MdOut
-                        : S == "--backend"     ? &Backend
-                                               : nullptr;
-    if (!Dest) {
-      error("unknown option '" + S + "' (klaraptor bench --help)");
-      return 1;
-    }
-    if (I + 1 >= A.size()) {
-      error("missing value after '" + S + "'");
-      return 1;
-    }
-    *Dest = A[++I];
-  }
+  llvm::opt::InputArgList Opts;
+  if (int Status = options().parse(A, Opts); Status >= 0)
+    return Status;
+  const std::string Manifest =
+      Opts.getLastArgValue(OPT_manifest,
+                           KLARAPTOR_SOURCE_DIR "/examples/bench.manifest")
+          .str();
+  const std::string Only = Opts.getLastArgValue(OPT_only).str(),
+                    Train = Opts.getLastArgValue(OPT_train_sizes).str(),
+                    Test = Opts.getLastArgValue(OPT_test_sizes).str(),
+                    Device = Opts.getLastArgValue(OPT_device).str(),
+                    Work =
+                        Opts.getLastArgValue(OPT_work, "klaraptor-bench").str(),
+                    JsonOut = Opts.getLastArgValue(OPT_json).str(),
+                    MdOut = Opts.getLastArgValue(OPT_markdown).str(),
+                    Backend = Opts.getLastArgValue(OPT_backend, "emu").str();
+  const bool Execute = Opts.hasArg(OPT_execute);
   if (Backend != "emu" && Backend != "cupti") {
     error("--backend: '" + Backend + "' is not 'emu' or 'cupti'");
     return 1;
@@ -616,12 +644,22 @@ int runBench(const Args &A) {
     if (!Step(P, "profiling", Prof, {}, Dir + "/profile.txt"))
       continue;
     C.ProfileSeconds = seconds(T0);
+    // Each kernel's data parameters in its pragma's order, for the labels.
+    std::map<std::string, std::vector<std::string>> DataOrder;
     {
       auto Db = profiledb::ProfileDb::open(Dir + "/profile.db",
                                            profiledb::MetaInfo(), Error);
       std::vector<profiledb::KernelRow> Ks;
       if (Db && Db->kernels(Ks, Error))
         for (const auto &K : Ks) {
+          std::string SpecError;
+          if (std::optional<KernelSpec> Spec =
+                  parseKernelSpec(K.Spec, SpecError)) {
+            std::vector<std::string> &Order = DataOrder[K.Name];
+            Order.clear();
+            for (const DataParam &D : Spec->Data)
+              Order.push_back(D.Name);
+          }
           std::vector<profiledb::SampleRow> Samples;
           if (Db->samplesOf(K.Id, Samples, Error))
             for (const auto &S : Samples) {
@@ -672,7 +710,7 @@ int runBench(const Args &A) {
     if (!Ok)
       continue;
     std::vector<Row> Mine;
-    if (!readBench(BenchFile, P.Name, Mine, Error)) {
+    if (!readBench(BenchFile, P.Name, DataOrder, Mine, Error)) {
       error(P.Name + ": " + Error);
       ++Failures;
       continue;

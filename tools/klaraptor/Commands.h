@@ -4,10 +4,13 @@
 /// Each subcommand is a function taking its own arguments (argv after the
 /// subcommand's name) and returning the process exit status. Main.cpp holds
 /// the table that maps names to these functions; a new subcommand is one
-/// declaration here, one file, and one table row.
+/// declaration here, one file, its options (NAMEOptions.td, Options.h) and
+/// one table row.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_TOOLS_KLARAPTOR_COMMANDS_H
 #define KLARAPTOR_TOOLS_KLARAPTOR_COMMANDS_H
+
+#include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
 #include <string>
@@ -16,7 +19,8 @@
 namespace klaraptor {
 namespace cli {
 
-using Args = std::vector<std::string>;
+/// A subcommand's arguments, as main received them.
+using Args = llvm::ArrayRef<const char *>;
 
 /// Parses a size list "32,64,128" into positive integers; false with \p Error
 /// ("'x' in '32,x' is not a positive integer", quoting \p Quoted instead of

@@ -27,11 +27,13 @@
 /// docs/dataset.md describes the format and the workflow.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Options.h"
 #include "Process.h"
-#include "Json.h"
 #include "DatasetFile.h"
 #include "klaraptor/model/KernelFit.h"
 #include "ProfileDb.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include <sqlite3.h>
 
@@ -45,7 +47,6 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <sys/stat.h>
 
 #ifndef KLARAPTOR_SOURCE_DIR
 #define KLARAPTOR_SOURCE_DIR ""
@@ -99,11 +100,6 @@ namespace {
 
 //===--- Writing -----------------------------------------------------------===//
 
-bool fileExists(const std::string &P) {
-  struct stat St;
-  return ::stat(P.c_str(), &St) == 0;
-}
-
 /// A prepared statement that finalizes itself.
 class Query {
 public:
@@ -136,30 +132,29 @@ std::string canonicalData(const std::string &Text) {
   return profiledb::dataFromJson(Text, D) ? profiledb::dataToJson(D) : Text;
 }
 
+namespace exportopts {
+const Syntax CommandSyntax = {
+    datasetUsage,
+    "dataset export: unknown option '{0}' (klaraptor dataset --help)",
+    "missing value after '{0}'"};
+#define KLARAPTOR_OPTIONS_INC "DatasetExportOptions.inc"
+#include "OptionTable.def"
+} // namespace exportopts
+
 int runExport(const Args &A) {
-  std::string DbPath, Out, Program;
-  for (size_t I = 0; I < A.size(); ++I) {
-    std::string *Dest = A[I] == "--db"        ? &DbPath
-                        : A[I] == "--out"     ? &Out
-                        : A[I] == "--program" ? &Program
-                                              : nullptr;
-    if (!Dest) {
-      error("dataset export: unknown option '" + A[I] +
-            "' (klaraptor dataset --help)");
-      return 1;
-    }
-    if (I + 1 >= A.size()) {
-      error("missing value after '" + A[I] + "'");
-      return 1;
-    }
-    *Dest = A[++I];
-  }
+  using namespace exportopts;
+  llvm::opt::InputArgList Opts;
+  if (int Status = options().parse(A, Opts); Status >= 0)
+    return Status;
+  const std::string DbPath = Opts.getLastArgValue(OPT_db).str(),
+                    Out = Opts.getLastArgValue(OPT_out).str();
+  std::string Program = Opts.getLastArgValue(OPT_program).str();
   if (DbPath.empty() || Out.empty()) {
     error("dataset export needs --db FILE and --out DIR");
     return 1;
   }
   // ProfileDb::open would create a missing file.
-  if (!fileExists(DbPath)) {
+  if (!llvm::sys::fs::exists(DbPath)) {
     error("cannot read the profile database '" + DbPath +
           "': " + std::strerror(errno));
     return 1;
@@ -283,23 +278,22 @@ int runExport(const Args &A) {
 
 //===--- Import ------------------------------------------------------------===//
 
+namespace importopts {
+const Syntax CommandSyntax = {
+    datasetUsage,
+    "dataset import: unknown option '{0}' (klaraptor dataset --help)",
+    "missing value after '{0}'"};
+#define KLARAPTOR_OPTIONS_INC "DatasetImportOptions.inc"
+#include "OptionTable.def"
+} // namespace importopts
+
 int runImport(const Args &A) {
-  std::vector<std::string> Ins;
-  std::string Out;
-  for (size_t I = 0; I < A.size(); ++I) {
-    if (A[I] == "--in") {
-      if (!takeValues(A, I, Ins)) {
-        error("missing value after '--in'");
-        return 1;
-      }
-    } else if (A[I] == "--db" && I + 1 < A.size()) {
-      Out = A[++I];
-    } else {
-      error("dataset import: unknown option or missing value '" + A[I] +
-            "' (klaraptor dataset --help)");
-      return 1;
-    }
-  }
+  using namespace importopts;
+  llvm::opt::InputArgList Opts;
+  if (int Status = options().parse(A, Opts); Status >= 0)
+    return Status;
+  const std::vector<std::string> Ins = Opts.getAllArgValues(OPT_inputs);
+  const std::string Out = Opts.getLastArgValue(OPT_db).str();
   if (Ins.empty() || Out.empty()) {
     error("dataset import needs --in FILE... and --db OUT");
     return 1;
@@ -319,7 +313,7 @@ int runImport(const Args &A) {
               "' (a profile database holds one " + Key + ")");
         return 1;
       }
-  if (fileExists(Out)) {
+  if (llvm::sys::fs::exists(Out)) {
     error("'" + Out + "' exists; dataset import writes a new database");
     return 1;
   }
@@ -516,36 +510,30 @@ std::string statText(const Stats &S) {
   return B;
 }
 
+namespace benchopts {
+const Syntax CommandSyntax = {
+    datasetUsage,
+    "dataset bench: unknown option '{0}' (klaraptor dataset --help)",
+    "missing value after '{0}'"};
+#define KLARAPTOR_OPTIONS_INC "DatasetBenchOptions.inc"
+#include "OptionTable.def"
+} // namespace benchopts
+
 int runDatasetBench(const Args &A) {
-  std::vector<std::string> Ins, Emus;
-  std::string Manifest =
-      std::string(KLARAPTOR_SOURCE_DIR) + "/examples/bench.manifest";
-  std::string Train, Test, Device, JsonOut;
-  for (size_t I = 0; I < A.size(); ++I) {
-    if (A[I] == "--in" || A[I] == "--emu") {
-      if (!takeValues(A, I, A[I] == "--in" ? Ins : Emus)) {
-        error("missing value after '" + A[I] + "'");
-        return 1;
-      }
-      continue;
-    }
-    std::string *Dest = A[I] == "--manifest"      ? &Manifest
-                        : A[I] == "--train-sizes" ? &Train
-                        : A[I] == "--test-sizes"  ? &Test
-                        : A[I] == "--device"      ? &Device
-                        : A[I] == "--json"        ? &JsonOut
-                                                  : nullptr;
-    if (!Dest) {
-      error("dataset bench: unknown option '" + A[I] +
-            "' (klaraptor dataset --help)");
-      return 1;
-    }
-    if (I + 1 >= A.size()) {
-      error("missing value after '" + A[I] + "'");
-      return 1;
-    }
-    *Dest = A[++I];
-  }
+  using namespace benchopts;
+  llvm::opt::InputArgList Opts;
+  if (int Status = options().parse(A, Opts); Status >= 0)
+    return Status;
+  const std::vector<std::string> Ins = Opts.getAllArgValues(OPT_inputs),
+                                 Emus = Opts.getAllArgValues(OPT_emu);
+  const std::string Manifest =
+      Opts.getLastArgValue(OPT_manifest,
+                           KLARAPTOR_SOURCE_DIR "/examples/bench.manifest")
+          .str();
+  const std::string Train = Opts.getLastArgValue(OPT_train_sizes).str(),
+                    Test = Opts.getLastArgValue(OPT_test_sizes).str(),
+                    Device = Opts.getLastArgValue(OPT_device).str(),
+                    JsonOut = Opts.getLastArgValue(OPT_json).str();
   if (Ins.empty()) {
     error("dataset bench needs --in FILE...");
     return 1;
@@ -804,30 +792,23 @@ int runDatasetBench(const Args &A) {
 } // namespace
 
 int runDataset(const Args &A) {
-  if (A.empty() || A[0] == "--help" || A[0] == "-h") {
+  const llvm::StringRef Action = A.empty() ? "" : A[0];
+  if (A.empty() || Action == "--help" || Action == "-h") {
     std::fputs(datasetUsage(), A.empty() ? stderr : stdout);
     return A.empty() ? 1 : 0;
   }
-  Args Rest(A.begin() + 1, A.end());
-  for (const std::string &S : Rest)
-    if (S == "--help" || S == "-h") {
-      std::fputs(A[0] == "import-csv" ? importCsvUsage()
-                 : A[0] == "judge"    ? datasetJudgeUsage()
-                                      : datasetUsage(),
-                 stdout);
-      return 0;
-    }
-  if (A[0] == "export")
+  const Args Rest = A.drop_front();
+  if (Action == "export")
     return runExport(Rest);
-  if (A[0] == "import")
+  if (Action == "import")
     return runImport(Rest);
-  if (A[0] == "import-csv")
+  if (Action == "import-csv")
     return runDatasetImportCsv(Rest);
-  if (A[0] == "judge")
+  if (Action == "judge")
     return runDatasetJudge(Rest);
-  if (A[0] == "bench")
+  if (Action == "bench")
     return runDatasetBench(Rest);
-  error("dataset: unknown action '" + A[0] +
+  error("dataset: unknown action '" + Action.str() +
         "' (expected export, import, import-csv, bench or judge)");
   return 1;
 }

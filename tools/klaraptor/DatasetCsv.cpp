@@ -11,6 +11,7 @@
 /// on the command line goes into the header's `meta`.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Options.h"
 #include "DatasetFile.h"
 #include "Process.h"
 
@@ -160,72 +161,62 @@ const char *importCsvUsage() {
          "(meta 'note')\n";
 }
 
+namespace {
+const Syntax CommandSyntax = {importCsvUsage,
+                              "dataset import-csv: unknown option '{0}' "
+                              "(klaraptor dataset import-csv --help)",
+                              "dataset import-csv: missing value after '{0}'"};
+#define KLARAPTOR_OPTIONS_INC "DatasetImportCsvOptions.inc"
+#include "OptionTable.def"
+} // namespace
+
 int runDatasetImportCsv(const Args &A) {
-  std::string Csv, Out, DataName = "N", Device, Source, Timing, Note;
+  llvm::opt::InputArgList Opts;
+  if (int Status = options().parse(A, Opts); Status >= 0)
+    return Status;
+  const std::string Csv = Opts.getLastArgValue(OPT_csv).str(),
+                    Out = Opts.getLastArgValue(OPT_out).str(),
+                    DataName = Opts.getLastArgValue(OPT_data, "N").str(),
+                    Device = Opts.getLastArgValue(OPT_device).str(),
+                    Source = Opts.getLastArgValue(OPT_source).str(),
+                    Timing = Opts.getLastArgValue(OPT_timing).str(),
+                    Note = Opts.getLastArgValue(OPT_note).str();
+  bool NameOk = !DataName.empty() && !std::isdigit((unsigned char)DataName[0]);
+  for (unsigned char C : DataName)
+    NameOk &= std::isalnum(C) || C == '_';
+  if (!NameOk) {
+    error("--data: '" + DataName +
+          "' is not a data parameter name (a C identifier)");
+    return 1;
+  }
   std::map<int, std::array<int64_t, 3>> Requested;
+  for (const std::string &V : Opts.getAllArgValues(OPT_requested)) {
+    int64_t S[3];
+    if (!parseShape(V, S)) {
+      error("--requested: expected a block shape such as 256 or 32x8, got '" +
+            V + "'");
+      return 1;
+    }
+    int D = dimsUsed(S[1], S[2]);
+    if (Requested.count(D)) {
+      error("--requested: two shapes for the " + std::to_string(D) +
+            "-D kernels");
+      return 1;
+    }
+    Requested[D] = {S[0], S[1], S[2]};
+  }
   std::map<std::string, int64_t> PerTime;
-  for (size_t I = 0; I < A.size(); ++I) {
-    if (A[I] == "--help" || A[I] == "-h") {
-      std::fputs(importCsvUsage(), stdout);
-      return 0;
-    }
-    if (I + 1 >= A.size()) {
-      error("dataset import-csv: missing value after '" + A[I] + "'");
+  for (const std::string &V : Opts.getAllArgValues(OPT_launches_per_time)) {
+    size_t Eq = V.rfind('=');
+    int64_t C = 0;
+    if (Eq == std::string::npos || Eq == 0 || !parseInt(V.substr(Eq + 1), C) ||
+        C < 1) {
+      error("--launches-per-time: expected PROGRAM=COUNT (a positive count), "
+            "got '" +
+            V + "'");
       return 1;
     }
-    const std::string &V = A[I + 1];
-    if (A[I] == "--csv") {
-      Csv = V;
-    } else if (A[I] == "--out") {
-      Out = V;
-    } else if (A[I] == "--data") {
-      DataName = V;
-      bool Ok = !V.empty() && !std::isdigit((unsigned char)V[0]);
-      for (unsigned char C : V)
-        Ok &= std::isalnum(C) || C == '_';
-      if (!Ok) {
-        error("--data: '" + V + "' is not a data parameter name (a C "
-              "identifier)");
-        return 1;
-      }
-    } else if (A[I] == "--requested") {
-      int64_t S[3];
-      if (!parseShape(V, S)) {
-        error("--requested: expected a block shape such as 256 or 32x8, "
-              "got '" + V + "'");
-        return 1;
-      }
-      int D = dimsUsed(S[1], S[2]);
-      if (Requested.count(D)) {
-        error("--requested: two shapes for the " + std::to_string(D) +
-              "-D kernels");
-        return 1;
-      }
-      Requested[D] = {S[0], S[1], S[2]};
-    } else if (A[I] == "--launches-per-time") {
-      size_t Eq = V.rfind('=');
-      int64_t C = 0;
-      if (Eq == std::string::npos || Eq == 0 ||
-          !parseInt(V.substr(Eq + 1), C) || C < 1) {
-        error("--launches-per-time: expected PROGRAM=COUNT (a positive "
-              "count), got '" + V + "'");
-        return 1;
-      }
-      PerTime[V.substr(0, Eq)] = C;
-    } else if (A[I] == "--device") {
-      Device = V;
-    } else if (A[I] == "--source") {
-      Source = V;
-    } else if (A[I] == "--timing") {
-      Timing = V;
-    } else if (A[I] == "--note") {
-      Note = V;
-    } else {
-      error("dataset import-csv: unknown option '" + A[I] +
-            "' (klaraptor dataset import-csv --help)");
-      return 1;
-    }
-    ++I;
+    PerTime[V.substr(0, Eq)] = C;
   }
   if (Csv.empty() || Out.empty()) {
     error("dataset import-csv needs --csv FILE and --out DIR");

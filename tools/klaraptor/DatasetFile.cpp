@@ -4,7 +4,7 @@
 /// The dataset reader and the helpers of DatasetFile.h.
 //===----------------------------------------------------------------------===//
 #include "DatasetFile.h"
-#include "Json.h"
+#include "JsonLine.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -18,35 +18,47 @@ namespace cli {
 
 namespace {
 
-bool getInt(const JsonValue &V, int64_t &Out) {
-  if (V.K != JsonValue::Number || V.N != std::floor(V.N) ||
-      std::fabs(V.N) > 9007199254740992.0)
-    return false;
-  Out = int64_t(V.N);
-  return true;
+using llvm::json::Object;
+using llvm::json::Value;
+
+/// An integer member; JSON numbers of any spelling (8, 8.0, 8e0).
+std::optional<int64_t> getInt(const Object &J, llvm::StringRef Key) {
+  const Value *V = J.get(Key);
+  return V ? V->getAsInteger() : std::nullopt;
 }
 
-bool getDims(const JsonValue &V, int64_t Out[3]) {
-  if (V.K != JsonValue::Array || V.A.size() != 3)
+bool getDims(const Object &J, llvm::StringRef Key, int64_t Out[3]) {
+  const llvm::json::Array *A = J.getArray(Key);
+  if (!A || A->size() != 3)
     return false;
-  for (size_t I = 0; I < 3; ++I)
-    if (!getInt(V.A[I], Out[I]) || Out[I] < 1)
+  for (size_t I = 0; I < 3; ++I) {
+    std::optional<int64_t> V = (*A)[I].getAsInteger();
+    if (!V || *V < 1)
       return false;
+    Out[I] = *V;
+  }
   return true;
 }
 
-bool getData(const JsonValue &V, std::string &Canon, profiledb::DataTuple &T) {
-  if (V.K != JsonValue::Object)
+bool getData(const Object &J, llvm::StringRef Key, std::string &Canon,
+             profiledb::DataTuple &T) {
+  const Object *O = J.getObject(Key);
+  if (!O)
     return false;
   T.clear();
-  for (const auto &[K, X] : V.O) {
-    int64_t N;
-    if (!getInt(X, N))
+  for (const auto &[K, X] : *O) {
+    std::optional<int64_t> N = X.getAsInteger();
+    if (!N)
       return false;
-    T[K] = N;
+    T[K.str()] = *N;
   }
   Canon = profiledb::dataToJson(T);
   return true;
+}
+
+/// A string member, or "" when there is none.
+std::string getStr(const Object &J, llvm::StringRef Key) {
+  return J.getString(Key).value_or("").str();
 }
 
 } // namespace
@@ -71,108 +83,116 @@ bool readDatasetFrom(std::istream &In, const std::string &Path, Dataset &D,
     std::string Where = Path + ":" + std::to_string(N) + ": ";
     if (Line.empty())
       continue;
-    JsonValue J;
-    std::string Why;
-    if (!parseJson(Line, J, Why)) {
-      Error = Where + "malformed JSON: " + Why;
+    llvm::Expected<Value> Parsed = parseJsonLine(Line);
+    if (!Parsed) {
+      Error = Where + "malformed JSON: " + llvm::toString(Parsed.takeError());
       return false;
     }
-    if (J.K != JsonValue::Object) {
+    const Object *JP = Parsed->getAsObject();
+    if (!JP) {
       Error = Where + "expected a JSON object";
       return false;
     }
-    const std::string &Type = J["type"].str();
+    const Object &J = *JP;
+    const std::string Type = getStr(J, "type");
     auto Bad = [&](const std::string &What) {
       Error = Where + What;
       return false;
     };
     if (!Header) {
-      if (Type != "header" || J["format"].str() != "klaraptor-dataset")
+      if (Type != "header" || getStr(J, "format") != "klaraptor-dataset")
         return Bad("expected the header line {\"type\":\"header\","
                    "\"format\":\"klaraptor-dataset\",...}");
-      int64_t V = 0;
-      if (!getInt(J["format_version"], V) || V != 1)
+      if (getInt(J, "format_version") != 1)
         return Bad("unsupported dataset format_version (this klaraptor "
                    "reads 1)");
-      if (J["meta"].K != JsonValue::Object)
+      const Object *Meta = J.getObject("meta");
+      if (!Meta)
         return Bad("the header has no 'meta' object");
-      for (const auto &[K, X] : J["meta"].O) {
-        if (X.K != JsonValue::String)
-          return Bad("meta '" + K + "' is not a string");
-        D.Meta[K] = X.S;
+      for (const auto &[K, X] : sortedMembers(*Meta)) {
+        std::optional<llvm::StringRef> V = X->getAsString();
+        if (!V)
+          return Bad("meta '" + K.str() + "' is not a string");
+        D.Meta[K.str()] = V->str();
       }
-      D.Program = J["program"].str().empty() ? stemOf(Path) : J["program"].str();
+      D.Program = getStr(J, "program");
+      if (D.Program.empty())
+        D.Program = stemOf(Path);
       Header = true;
       continue;
     }
-    int64_t Id = 0;
     if (Type == "run") {
       DsRun R;
-      if (!getInt(J["id"], Id) || Id != int64_t(D.Runs.size()) + 1)
+      if (getInt(J, "id") != int64_t(D.Runs.size()) + 1)
         return Bad("run 'id' must be " + std::to_string(D.Runs.size() + 1));
-      if (J["command_line"].K != JsonValue::String ||
-          J["start_time"].K != JsonValue::String ||
-          J["status"].K != JsonValue::String)
+      if (!J.getString("command_line") || !J.getString("start_time") ||
+          !J.getString("status"))
         return Bad("a run needs 'command_line', 'start_time' and 'status' "
                    "strings");
-      if (!getData(J["sizes"], R.Sizes, R.SizeTuple))
+      if (!getData(J, "sizes", R.Sizes, R.SizeTuple))
         return Bad("run 'sizes' must be an object of integers");
-      R.CommandLine = J["command_line"].S;
-      R.Start = J["start_time"].S;
-      R.Status = J["status"].S;
-      R.HasEnd = J["end_time"].K == JsonValue::String;
-      R.End = J["end_time"].str();
+      R.CommandLine = getStr(J, "command_line");
+      R.Start = getStr(J, "start_time");
+      R.Status = getStr(J, "status");
+      R.HasEnd = J.getString("end_time").has_value();
+      R.End = getStr(J, "end_time");
       D.Runs.push_back(std::move(R));
     } else if (Type == "kernel") {
-      if (!getInt(J["id"], Id) || Id != int64_t(D.Kernels.size()) + 1)
+      if (getInt(J, "id") != int64_t(D.Kernels.size()) + 1)
         return Bad("kernel 'id' must be " +
                    std::to_string(D.Kernels.size() + 1));
-      if (J["name"].K != JsonValue::String || J["spec"].K != JsonValue::String)
+      if (!J.getString("name") || !J.getString("spec"))
         return Bad("a kernel needs 'name' and 'spec' strings");
-      D.Kernels.push_back({J["name"].S, J["spec"].S});
+      D.Kernels.push_back({getStr(J, "name"), getStr(J, "spec")});
     } else if (Type == "launch") {
       DsLaunch L;
-      int64_t Run = 0, Kernel = 0;
-      if (!getInt(J["id"], Id) || Id != int64_t(D.Launches.size()) + 1)
+      if (getInt(J, "id") != int64_t(D.Launches.size()) + 1)
         return Bad("launch 'id' must be " +
                    std::to_string(D.Launches.size() + 1));
-      if (!getInt(J["run"], Run) || Run < 1 || Run > int64_t(D.Runs.size()))
+      std::optional<int64_t> Run = getInt(J, "run"),
+                             Kernel = getInt(J, "kernel");
+      if (!Run || *Run < 1 || *Run > int64_t(D.Runs.size()))
         return Bad("launch 'run' names no run above it");
-      if (!getInt(J["kernel"], Kernel) || Kernel < 1 ||
-          Kernel > int64_t(D.Kernels.size()))
+      if (!Kernel || *Kernel < 1 || *Kernel > int64_t(D.Kernels.size()))
         return Bad("launch 'kernel' names no kernel above it");
-      if (!getData(J["data"], L.Data, L.DataTuple))
+      if (!getData(J, "data", L.Data, L.DataTuple))
         return Bad("launch 'data' must be an object of integers");
-      if (!getDims(J["grid"], L.Grid) || !getDims(J["block"], L.Block))
+      if (!getDims(J, "grid", L.Grid) || !getDims(J, "block", L.Block))
         return Bad("launch 'grid' and 'block' must be three positive "
                    "integers");
-      L.Run = size_t(Run - 1);
-      L.Kernel = size_t(Kernel - 1);
+      L.Run = size_t(*Run - 1);
+      L.Kernel = size_t(*Kernel - 1);
       D.Launches.push_back(std::move(L));
     } else if (Type == "sample") {
       DsSample S;
-      if (!getInt(J["launch"], Id) || Id != int64_t(D.Launches.size()) ||
-          D.Launches.empty())
+      if (D.Launches.empty() ||
+          getInt(J, "launch") != int64_t(D.Launches.size()))
         return Bad("a sample must follow its launch ('launch' is the id of "
                    "the launch line above)");
-      if (!getDims(J["block"], S.Block) || !getDims(J["grid"], S.Grid))
+      if (!getDims(J, "block", S.Block) || !getDims(J, "grid", S.Grid))
         return Bad("sample 'block' and 'grid' must be three positive "
                    "integers");
-      if (!getInt(J["registers"], S.Registers) ||
-          !getInt(J["shared_bytes"], S.SharedBytes))
+      std::optional<int64_t> Registers = getInt(J, "registers"),
+                             Shared = getInt(J, "shared_bytes");
+      if (!Registers || !Shared)
         return Bad("sample 'registers' and 'shared_bytes' must be integers");
-      if (J["time_ns"].K != JsonValue::Number)
+      S.Registers = *Registers;
+      S.SharedBytes = *Shared;
+      std::optional<double> TimeNs = J.getNumber("time_ns");
+      if (!TimeNs)
         return Bad("sample 'time_ns' must be a number");
-      if (J["status"].K != JsonValue::String)
+      if (!J.getString("status"))
         return Bad("sample 'status' must be a string");
-      if (J["metrics"].K != JsonValue::Object)
+      const Object *Metrics = J.getObject("metrics");
+      if (!Metrics)
         return Bad("sample 'metrics' must be an object");
-      S.TimeNs = J["time_ns"].N;
-      S.Status = J["status"].S;
-      for (const auto &[K, X] : J["metrics"].O) {
-        if (X.K != JsonValue::Number)
-          return Bad("metric '" + K + "' must be a number");
-        S.Metrics.push_back({K, X.N});
+      S.TimeNs = *TimeNs;
+      S.Status = getStr(J, "status");
+      for (const auto &[K, X] : sortedMembers(*Metrics)) {
+        std::optional<double> V = X->getAsNumber();
+        if (!V)
+          return Bad("metric '" + K.str() + "' must be a number");
+        S.Metrics.push_back({K.str(), *V});
       }
       D.Launches.back().Samples.push_back(std::move(S));
     } else {
@@ -348,17 +368,6 @@ std::string datasetText(const Dataset &D, const std::string *Date) {
     }
   }
   return Text;
-}
-
-bool takeValues(const std::vector<std::string> &A, size_t &I,
-                std::vector<std::string> &Out) {
-  size_t J = I + 1;
-  for (; J < A.size() && A[J].rfind("--", 0) != 0; ++J)
-    Out.push_back(A[J]);
-  if (J == I + 1)
-    return false;
-  I = J - 1;
-  return true;
 }
 
 bool hasCountedMetrics(

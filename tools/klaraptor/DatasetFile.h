@@ -10,6 +10,7 @@
 #ifndef KLARAPTOR_TOOLS_KLARAPTOR_DATASETFILE_H
 #define KLARAPTOR_TOOLS_KLARAPTOR_DATASETFILE_H
 
+#include "Commands.h"
 #include "ProfileDb.h"
 
 #include <cmath>
@@ -94,20 +95,14 @@ bool isTimesOnly(const Dataset &D);
 bool hasCountedMetrics(const std::vector<std::pair<std::string, double>> &Metrics);
 
 /// `klaraptor dataset import-csv ...` (DatasetCsv.cpp).
-int runDatasetImportCsv(const std::vector<std::string> &A);
+int runDatasetImportCsv(const Args &A);
 /// Its usage text.
 const char *importCsvUsage();
 
 /// `klaraptor dataset judge ...` (Judge.cpp).
-int runDatasetJudge(const std::vector<std::string> &A);
+int runDatasetJudge(const Args &A);
 /// Its usage text.
 const char *datasetJudgeUsage();
-
-/// The values after option \p A[I] (`--in A B C`), up to the next `--`
-/// option, appended to \p Out; \p I moves to the last one. False when there
-/// is none.
-bool takeValues(const std::vector<std::string> &A, size_t &I,
-                std::vector<std::string> &Out);
 
 /// Parses "1,2,3" (positive integers) into \p Out; false on anything else.
 bool parseSizes(const std::string &Text, std::set<int64_t> &Out);

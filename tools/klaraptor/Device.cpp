@@ -10,6 +10,7 @@
 /// profile loads (loadDeviceProfile). docs/cli.md describes the options.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Options.h"
 #include "Process.h"
 
 #include "DeviceProfile.h"
@@ -45,49 +46,49 @@ OPTIONS:
 )";
 }
 
+namespace {
+const Syntax CommandSyntax = {
+    deviceUsage,
+    "unknown option '{0}' for 'device probe' (see 'klaraptor device --help')",
+    "'{0}' expects a value"};
+#define KLARAPTOR_OPTIONS_INC "DeviceOptions.inc"
+#include "OptionTable.def"
+} // namespace
+
 int runDevice(const Args &A) {
-  if (A.empty() || A[0] == "--help" || A[0] == "-h") {
+  const llvm::StringRef Sub = A.empty() ? "" : A[0];
+  if (A.empty() || Sub == "--help" || Sub == "-h") {
     std::fputs(deviceUsage(), A.empty() ? stderr : stdout);
     return A.empty() ? 1 : 0;
   }
-  if (A[0] != "probe") {
-    error("unknown 'device' subcommand '" + A[0] + "' (expected 'probe')");
+  if (Sub != "probe") {
+    error("unknown 'device' subcommand '" + Sub.str() + "' (expected 'probe')");
     return 1;
   }
+  llvm::opt::InputArgList Opts;
+  if (int Status = options().parse(A.drop_front(), Opts); Status >= 0)
+    return Status;
+  // The probe takes the options but --probe, as they were given.
   std::string Out = "klaraptor-probed.device", Base, Probe;
-  std::vector<std::string> Forward;
-  for (size_t I = 1; I < A.size(); ++I) {
-    const std::string &Arg = A[I];
-    if (Arg == "--help" || Arg == "-h") {
-      std::fputs(deviceUsage(), stdout);
-      return 0;
+  llvm::opt::ArgStringList Forward;
+  for (const llvm::opt::Arg *Arg : Opts) {
+    if (Arg->getNumValues() && !*Arg->getValue()) {
+      error("'" + Arg->getOption().getPrefixedName().str() +
+            "' expects a value");
+      return 1;
     }
-    if (Arg == "--quick") {
-      Forward.push_back(Arg);
+    switch (Arg->getOption().getID()) {
+    case OPT_probe:
+      Probe = Arg->getValue();
       continue;
+    case OPT_out:
+      Out = Arg->getValue();
+      break;
+    case OPT_base:
+      Base = Arg->getValue();
+      break;
     }
-    if (Arg == "--out" || Arg == "--base" || Arg == "--id" ||
-        Arg == "--probe") {
-      if (I + 1 >= A.size() || A[I + 1].empty()) {
-        error("'" + Arg + "' expects a value");
-        return 1;
-      }
-      const std::string &V = A[++I];
-      if (Arg == "--probe") {
-        Probe = V;
-        continue;
-      }
-      if (Arg == "--out")
-        Out = V;
-      else if (Arg == "--base")
-        Base = V;
-      Forward.push_back(Arg);
-      Forward.push_back(V);
-      continue;
-    }
-    error("unknown option '" + Arg + "' for 'device probe' (see 'klaraptor "
-          "device --help')");
-    return 1;
+    Arg->render(Opts, Forward);
   }
 
   // A bad base is an error before any measurement.

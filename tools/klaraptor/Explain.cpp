@@ -10,16 +10,16 @@
 /// admissible candidate (profiler/emu/cudart/Explain.cpp, docs/cli.md).
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Options.h"
 #include "Process.h"
 
-#include <cerrno>
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
-#include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace klaraptor {
@@ -37,38 +37,24 @@ const char *explainUsage() {
          "  --launch N   explain only the N-th launch (1, 2, ...)\n";
 }
 
+namespace {
+const Syntax CommandSyntax = {explainUsage, "unknown option '{0}'",
+                              "missing value after '{0}'"};
+#define KLARAPTOR_OPTIONS_INC "ExplainOptions.inc"
+#include "OptionTable.def"
+} // namespace
+
 int runExplain(const Args &A) {
-  std::string Out;
-  std::string Launch;
-  size_t I = 0;
-  for (; I < A.size(); ++I) {
-    const std::string &S = A[I];
-    if (S == "--") {
-      ++I;
-      break;
-    }
-    if (S == "--help" || S == "-h") {
-      std::fputs(explainUsage(), stdout);
-      return 0;
-    }
-    if ((S == "--out" || S == "--launch") && I + 1 < A.size()) {
-      (S == "--out" ? Out : Launch) = A[++I];
-      continue;
-    }
-    if (S == "--out" || S == "--launch") {
-      error("missing value after '" + S + "'");
-      return 1;
-    }
-    if (!S.empty() && S[0] == '-') {
-      error("unknown option '" + S + "'");
-      return 1;
-    }
-    break; // the command, without '--'
-  }
-  if (I >= A.size()) {
+  llvm::opt::InputArgList Opts;
+  Args Program;
+  if (int Status = options().parse(A, Opts, &Program); Status >= 0)
+    return Status;
+  if (Program.empty()) {
     error("no command to run (klaraptor explain [OPTIONS] -- COMMAND ...)");
     return 1;
   }
+  const std::string Out = Opts.getLastArgValue(OPT_out).str();
+  const std::string Launch = Opts.getLastArgValue(OPT_launch).str();
   if (!Launch.empty()) {
     char *End = nullptr;
     unsigned long long V = std::strtoull(Launch.c_str(), &End, 10);
@@ -77,41 +63,31 @@ int runExplain(const Args &A) {
       return 1;
     }
   }
+  const std::vector<std::string> Command(Program.begin(), Program.end());
 
-  const char *TmpDir = std::getenv("TMPDIR");
-  std::string Template =
-      std::string(TmpDir && *TmpDir ? TmpDir : "/tmp") + "/klaraptor-explain-XXXXXX";
-  int Fd = ::mkstemp(Template.data());
-  if (Fd < 0) {
-    error("cannot create a temporary file: " + std::string(std::strerror(errno)));
+  llvm::SmallString<128> Report;
+  if (std::error_code EC =
+          llvm::sys::fs::createTemporaryFile("klaraptor-explain", "", Report)) {
+    error("cannot create a temporary file: " + EC.message());
     return 1;
   }
-  ::close(Fd);
-  const std::string Report = Template;
 
   std::vector<std::pair<std::string, std::string>> Env = {
-      {"KLARAPTOR_EMU_EXPLAIN", Report}};
+      {"KLARAPTOR_EMU_EXPLAIN", Report.str().str()}};
   if (!Launch.empty())
     Env.push_back({"KLARAPTOR_EMU_EXPLAIN_LAUNCH", Launch});
-  ProcessResult P =
-      runProgram(std::vector<std::string>(A.begin() + long(I), A.end()), Env);
+  ProcessResult P = runProgram(Command, Env);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Written =
+      llvm::MemoryBuffer::getFile(Report);
+  const std::string Text = Written ? (*Written)->getBuffer().str() : "";
+  llvm::sys::fs::remove(Report);
   if (!P.Started) {
     error(P.Error);
-    ::unlink(Report.c_str());
     return 1;
   }
   int Rc = P.status();
-
-  std::string Text;
-  {
-    std::ifstream In(Report);
-    std::stringstream SS;
-    SS << In.rdbuf();
-    Text = SS.str();
-  }
-  ::unlink(Report.c_str());
   if (Rc != 0)
-    warning("'" + A[I] + "' exited with status " + std::to_string(Rc));
+    warning("'" + Command[0] + "' exited with status " + std::to_string(Rc));
   if (Text.empty()) {
     error("no launch was explained: is the program built with "
           "'klaraptor-clang++ --klaraptor-emulate'?");

@@ -10,6 +10,7 @@
 /// docs/cli.md describes the options.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Options.h"
 #include "Process.h"
 #include "klaraptor/model/KernelFit.h"
 
@@ -152,84 +153,37 @@ void printTable(const KernelFit &F, const std::string &File) {
     std::printf("  wrote %s\n", File.c_str());
 }
 
+const Syntax CommandSyntax = {
+    fitUsage, "fit: unknown {1} '{0}' (see 'klaraptor fit --help')",
+    "option '{0}' needs a value"};
+#define KLARAPTOR_OPTIONS_INC "FitOptions.inc"
+#include "OptionTable.def"
 
 } // namespace
 
 int runFit(const Args &A) {
-  std::string DbPath = "klaraptor-profile.db", OutDir = "klaraptor-models";
-  std::vector<std::string> Kernels, Evals;
+  llvm::opt::InputArgList Opts;
+  if (int Status = options().parse(A, Opts); Status >= 0)
+    return Status;
+  const std::string DbPath =
+      Opts.getLastArgValue(OPT_db, "klaraptor-profile.db").str();
+  const std::string OutDir =
+      Opts.getLastArgValue(OPT_out, "klaraptor-models").str();
+  const std::vector<std::string> Kernels = Opts.getAllArgValues(OPT_kernel),
+                                 Evals = Opts.getAllArgValues(OPT_eval);
+  const bool Json = Opts.hasArg(OPT_json);
   KernelFitOptions O;
-  bool Json = false;
-  for (size_t I = 0; I < A.size(); ++I) {
-    std::string Key = A[I], Inline;
-    bool HasInline = false;
-    if (Key.rfind("--", 0) == 0 && Key.find('=') != std::string::npos) {
-      Inline = Key.substr(Key.find('=') + 1);
-      Key = Key.substr(0, Key.find('='));
-      HasInline = true;
-    }
-    auto Value = [&](std::string &Out) {
-      if (HasInline) {
-        Out = Inline;
-        return true;
-      }
-      if (I + 1 >= A.size()) {
-        error("option '" + Key + "' needs a value");
-        return false;
-      }
-      Out = A[++I];
-      return true;
-    };
-    std::string V;
-    if (Key == "--help" || Key == "-h") {
-      std::printf("%s", fitUsage());
-      return 0;
-    } else if (Key == "--db") {
-      if (!Value(DbPath))
-        return 1;
-    } else if (Key == "--out") {
-      if (!Value(OutDir))
-        return 1;
-    } else if (Key == "--device") {
-      if (!Value(O.Device))
-        return 1;
-    } else if (Key == "--model") {
-      if (!Value(O.Model))
-        return 1;
-      std::string Known;
-      if (!isFitModel(O.Model, &Known)) {
-        error("--model: unknown model '" + O.Model + "' (known: " + Known +
-              ")");
-        return 1;
-      }
-    } else if (Key == "--kernel") {
-      if (!Value(V))
-        return 1;
-      Kernels.push_back(V);
-    } else if (Key == "--eval") {
-      if (!Value(V))
-        return 1;
-      Evals.push_back(V);
-    } else if (Key == "--min-samples") {
-      if (!Value(V))
-        return 1;
-      char *End = nullptr;
-      long N = std::strtol(V.c_str(), &End, 10);
-      if (V.empty() || *End || N < 1 || N > 1000000) {
-        error("option '--min-samples' expects a positive integer, found '" + V +
-              "'");
-        return 1;
-      }
-      O.MinSamples = unsigned(N);
-    } else if (Key == "--json") {
-      Json = true;
-    } else {
-      error("fit: unknown " +
-            std::string(A[I].rfind("-", 0) == 0 ? "option" : "argument") +
-            " '" + A[I] + "' (see 'klaraptor fit --help')");
+  O.Device = Opts.getLastArgValue(OPT_device).str();
+  if (const llvm::opt::Arg *Model = Opts.getLastArg(OPT_model)) {
+    O.Model = Model->getValue();
+    std::string Known;
+    if (!isFitModel(O.Model, &Known)) {
+      error("--model: unknown model '" + O.Model + "' (known: " + Known + ")");
       return 1;
     }
   }
+  if (!minSamplesOption(Opts.getLastArg(OPT_min_samples), O.MinSamples))
+    return 1;
   if (OutDir.empty()) {
     error("--out: empty directory name");
     return 1;

@@ -10,12 +10,15 @@
 /// every sample instead of fitting. docs/cli.md describes the options.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Options.h"
 
 #include "klaraptor/fitting/CEmitter.h"
 #include "klaraptor/fitting/DataTable.h"
 #include "klaraptor/fitting/Fitter.h"
 #include "klaraptor/fitting/Formula.h"
 #include "klaraptor/fitting/Report.h"
+
+#include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -313,176 +316,102 @@ int runFormula(const DataTable &T, const std::string &Target,
   return 0;
 }
 
+const Syntax CommandSyntax = {fitTableUsage, "fit-table: unknown option '{0}'",
+                              "option '{0}' needs a value", true};
+#define KLARAPTOR_OPTIONS_INC "FitTableOptions.inc"
+#include "OptionTable.def"
+
 } // namespace
 
 int runFitTable(const Args &A) {
-  std::string File, Target, Name, FormulaText, DegreesText;
-  std::vector<std::string> Vars, Evals;
-  bool Json = false, EmitC = false, HaveDegrees = false;
-  FitOptions O;
-  auto Need = [&](size_t &I, std::string &Out) {
-    if (I + 1 >= A.size()) {
-      error("option '" + A[I] + "' needs a value");
-      return false;
-    }
-    Out = A[++I];
-    return true;
-  };
-  for (size_t I = 0; I < A.size(); ++I) {
-    const std::string &Arg = A[I];
-    std::string V;
-    // --opt=value is the same as --opt value.
-    std::string Key = Arg;
-    std::optional<std::string> Inline;
-    if (Arg.rfind("--", 0) == 0 && Arg.find('=') != std::string::npos) {
-      Key = Arg.substr(0, Arg.find('='));
-      Inline = Arg.substr(Arg.find('=') + 1);
-    }
-    auto Value = [&](std::string &Out) {
-      if (Inline) {
-        Out = *Inline;
-        return true;
-      }
-      return Need(I, Out);
-    };
-    auto Unsigned = [&](unsigned &Out) {
-      std::string S;
-      if (!Value(S))
-        return false;
-      if (!parseUnsigned(S, Out)) {
-        error("option '" + Key + "' expects a non-negative integer, found '" +
-              S + "'");
-        return false;
-      }
-      return true;
-    };
-    auto Real = [&](double &Out, double Lo, double Hi) {
-      std::string S;
-      if (!Value(S))
-        return false;
-      if (!parseDouble(S, Out) || Out < Lo || Out > Hi) {
-        char Range[96];
-        std::snprintf(Range, sizeof Range, "[%g, %g]", Lo, Hi);
-        error("option '" + Key + "' expects a number in " + Range +
-              ", found '" + S + "'");
-        return false;
-      }
-      return true;
-    };
-    if (Key == "--help" || Key == "-h") {
-      std::printf("%s", fitTableUsage());
-      return 0;
-    } else if (Key == "--target") {
-      if (!Value(Target))
-        return 1;
-    } else if (Key == "--vars") {
-      if (!Value(V))
-        return 1;
-      Vars = splitList(V, ',');
-    } else if (Key == "--extrapolate") {
-      if (!Value(V))
-        return 1;
-      O.Extrapolate = splitList(V, ',');
-    } else if (Key == "--eval") {
-      if (!Value(V))
-        return 1;
-      Evals.push_back(V);
-    } else if (Key == "--json") {
-      Json = true;
-    } else if (Key == "--emit-c") {
-      EmitC = true;
-    } else if (Key == "--name") {
-      if (!Value(Name))
-        return 1;
-      if (!isIdentifier(Name)) {
-        error("--name: '" + Name + "' is not a C identifier");
-        return 1;
-      }
-    } else if (Key == "--formula") {
-      if (!Value(FormulaText))
-        return 1;
-    } else if (Key == "--degrees") {
-      if (!Value(DegreesText))
-        return 1;
-      HaveDegrees = true;
-    } else if (Key == "--max-degree") {
-      if (!Unsigned(O.MaxNumDegree))
-        return 1;
-    } else if (Key == "--max-degree-sum") {
-      if (!Unsigned(O.MaxNumDegreeSum))
-        return 1;
-    } else if (Key == "--max-den-degree") {
-      if (!Unsigned(O.MaxDenDegree))
-        return 1;
-    } else if (Key == "--max-den-degree-sum") {
-      if (!Unsigned(O.MaxDenDegreeSum))
-        return 1;
-    } else if (Key == "--holdout") {
-      if (!Real(O.HoldOutFraction, 0.05, 0.5))
-        return 1;
-    } else if (Key == "--tie") {
-      if (!Real(O.TieFactor, 1.0, 10.0))
-        return 1;
-    } else if (Key == "--rcond") {
-      if (!Real(O.RCond, 0.0, 0.1))
-        return 1;
-    } else if (Key == "--piece-threshold") {
-      if (!Real(O.PieceThreshold, 0.0, 1e300))
-        return 1;
-    } else if (Key == "--max-size") {
-      if (!Real(O.MaxSize, 1.0, 1e300))
-        return 1;
-    } else if (Key == "--min-threads") {
-      if (!Unsigned(O.MinThreads))
-        return 1;
-    } else if (Key == "--max-threads") {
-      if (!Unsigned(O.MaxBlock))
-        return 1;
-    } else if (Key == "--block-values") {
-      if (!Value(V))
-        return 1;
-      if (V != "pow2" && V != "sampled") {
-        error("--block-values expects 'pow2' or 'sampled', found '" + V + "'");
-        return 1;
-      }
-      O.BlockValuesSampled = V == "sampled";
-    } else if (Key == "--weights") {
-      if (!Value(V))
-        return 1;
-      if (V == "auto")
-        O.Weights = Weighting::Auto;
-      else if (V == "relative")
-        O.Weights = Weighting::Relative;
-      else if (V == "absolute")
-        O.Weights = Weighting::Absolute;
-      else {
-        error("--weights expects 'auto', 'relative' or 'absolute', found '" +
-              V + "'");
-        return 1;
-      }
-    } else if (Key == "--exact") {
-      O.Exact = Choice::Always;
-    } else if (Key == "--no-exact") {
-      O.Exact = Choice::Never;
-    } else if (Key == "--pieces") {
-      O.Pieces = Choice::Always;
-    } else if (Key == "--no-pieces") {
-      O.Pieces = Choice::Never;
-    } else if (Key == "--allow-negative") {
-      O.AllowNegative = true;
-    } else if (Key == "--trace") {
-      O.Trace = true;
-    } else if (!Arg.empty() && Arg[0] == '-' && Arg != "-") {
-      error("fit-table: unknown option '" + Arg + "'");
-      return 1;
-    } else if (File.empty()) {
-      File = Arg;
-    } else {
-      error("fit-table: more than one input file ('" + File + "' and '" + Arg +
-            "')");
-      return 1;
-    }
+  llvm::opt::InputArgList Opts;
+  if (int Status = options().parse(A, Opts); Status >= 0)
+    return Status;
+  const std::vector<std::string> Files = Opts.getAllArgValues(OPT_INPUT);
+  if (Files.size() > 1) {
+    error("fit-table: more than one input file ('" + Files[0] + "' and '" +
+          Files[1] + "')");
+    return 1;
   }
+  const std::string File = Files.empty() ? "" : Files[0],
+                    Target = Opts.getLastArgValue(OPT_target).str(),
+                    Name = Opts.getLastArgValue(OPT_name).str(),
+                    FormulaText = Opts.getLastArgValue(OPT_formula).str(),
+                    DegreesText = Opts.getLastArgValue(OPT_degrees).str();
+  const std::vector<std::string> Evals = Opts.getAllArgValues(OPT_eval);
+  std::vector<std::string> Vars;
+  if (const llvm::opt::Arg *V = Opts.getLastArg(OPT_vars))
+    Vars = splitList(V->getValue(), ',');
+  const bool Json = Opts.hasArg(OPT_json), EmitC = Opts.hasArg(OPT_emit_c),
+             HaveDegrees = Opts.hasArg(OPT_degrees);
+  if (Opts.hasArg(OPT_name) && !isIdentifier(Name)) {
+    error("--name: '" + Name + "' is not a C identifier");
+    return 1;
+  }
+  FitOptions O;
+  if (const llvm::opt::Arg *V = Opts.getLastArg(OPT_extrapolate))
+    O.Extrapolate = splitList(V->getValue(), ',');
+  auto BadValue = [](const llvm::opt::Arg *Arg, const std::string &Expected) {
+    error("option '" + Arg->getOption().getPrefixedName().str() + "' expects " +
+          Expected + ", found '" + Arg->getValue() + "'");
+    return 1;
+  };
+  for (auto [Id, Out] : {std::pair{OPT_max_degree, &O.MaxNumDegree},
+                         {OPT_max_degree_sum, &O.MaxNumDegreeSum},
+                         {OPT_max_den_degree, &O.MaxDenDegree},
+                         {OPT_max_den_degree_sum, &O.MaxDenDegreeSum},
+                         {OPT_min_threads, &O.MinThreads},
+                         {OPT_max_threads, &O.MaxBlock}})
+    if (const llvm::opt::Arg *Arg = Opts.getLastArg(Id))
+      if (!parseUnsigned(Arg->getValue(), *Out))
+        return BadValue(Arg, "a non-negative integer");
+  struct Bounded {
+    OptionID Id;
+    double *Out, Lo, Hi;
+  };
+  for (const Bounded &B : {Bounded{OPT_holdout, &O.HoldOutFraction, 0.05, 0.5},
+                           {OPT_tie, &O.TieFactor, 1.0, 10.0},
+                           {OPT_rcond, &O.RCond, 0.0, 0.1},
+                           {OPT_piece_threshold, &O.PieceThreshold, 0.0, 1e300},
+                           {OPT_max_size, &O.MaxSize, 1.0, 1e300}})
+    if (const llvm::opt::Arg *Arg = Opts.getLastArg(B.Id))
+      if (!parseDouble(Arg->getValue(), *B.Out) || *B.Out < B.Lo ||
+          *B.Out > B.Hi) {
+        char Range[96];
+        std::snprintf(Range, sizeof Range, "[%g, %g]", B.Lo, B.Hi);
+        return BadValue(Arg, "a number in " + std::string(Range));
+      }
+  if (const llvm::opt::Arg *Arg = Opts.getLastArg(OPT_block_values)) {
+    const llvm::StringRef V = Arg->getValue();
+    if (V != "pow2" && V != "sampled") {
+      error("--block-values expects 'pow2' or 'sampled', found '" + V.str() +
+            "'");
+      return 1;
+    }
+    O.BlockValuesSampled = V == "sampled";
+  }
+  if (const llvm::opt::Arg *Arg = Opts.getLastArg(OPT_weights)) {
+    std::optional<Weighting> W =
+        llvm::StringSwitch<std::optional<Weighting>>(Arg->getValue())
+            .Case("auto", Weighting::Auto)
+            .Case("relative", Weighting::Relative)
+            .Case("absolute", Weighting::Absolute)
+            .Default(std::nullopt);
+    if (!W) {
+      error("--weights expects 'auto', 'relative' or 'absolute', found '" +
+            std::string(Arg->getValue()) + "'");
+      return 1;
+    }
+    O.Weights = *W;
+  }
+  if (const llvm::opt::Arg *Arg = Opts.getLastArg(OPT_exact, OPT_no_exact))
+    O.Exact =
+        Arg->getOption().matches(OPT_exact) ? Choice::Always : Choice::Never;
+  if (const llvm::opt::Arg *Arg = Opts.getLastArg(OPT_pieces, OPT_no_pieces))
+    O.Pieces =
+        Arg->getOption().matches(OPT_pieces) ? Choice::Always : Choice::Never;
+  O.AllowNegative = Opts.hasArg(OPT_allow_negative);
+  O.Trace = Opts.hasArg(OPT_trace);
   if (File.empty()) {
     error("fit-table: no input file (usage: klaraptor fit-table FILE.csv "
           "--target COLUMN)");

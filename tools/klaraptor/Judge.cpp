@@ -33,10 +33,13 @@
 /// values. docs/dataset.md, "Judging choices by measured times".
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Options.h"
 #include "DatasetFile.h"
 #include "klaraptor/model/KernelFit.h"
 #include "klaraptor/model/PerformanceModel.h"
 #include "ProfileDb.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -47,7 +50,6 @@
 #include <map>
 #include <memory>
 #include <set>
-#include <sys/stat.h>
 #include <tuple>
 
 using namespace klaraptor::modelfit;
@@ -100,11 +102,6 @@ std::string sourceName(const std::string &Name, const std::string &Spec) {
   R.Name = Name;
   R.Spec = Spec;
   return R.sourceName();
-}
-
-bool fileExists(const std::string &P) {
-  struct stat St;
-  return ::stat(P.c_str(), &St) == 0 && S_ISREG(St.st_mode);
 }
 
 /// One method's pick for one launch.
@@ -185,47 +182,33 @@ struct MeasuredLaunch {
   std::map<std::string, std::pair<double, DsSample>> Shapes; ///< dimText ->
 };
 
+const Syntax CommandSyntax = {
+    judgeUsage,
+    "dataset judge: unknown option '{0}' (klaraptor dataset judge --help)",
+    "dataset judge: missing value after '{0}'"};
+#define KLARAPTOR_OPTIONS_INC "JudgeOptions.inc"
+#include "OptionTable.def"
+
 } // namespace
 
 int runDatasetJudge(const Args &A) {
-  std::vector<std::string> Measured, FitDbs, EstimateDbs;
-  std::string SizesText, Device, Label = "judge", MarkdownOut, JsonOut,
-      MarginText, ModelText = model::defaultModel();
+  llvm::opt::InputArgList Opts;
+  if (int Status = options().parse(A, Opts); Status >= 0)
+    return Status;
+  const std::vector<std::string> Measured = Opts.getAllArgValues(OPT_measured),
+                                 FitDbs = Opts.getAllArgValues(OPT_fit),
+                                 EstimateDbs =
+                                     Opts.getAllArgValues(OPT_estimates);
+  const std::string SizesText = Opts.getLastArgValue(OPT_sizes).str(),
+                    Device = Opts.getLastArgValue(OPT_device).str(),
+                    Label = Opts.getLastArgValue(OPT_label, "judge").str(),
+                    MarkdownOut = Opts.getLastArgValue(OPT_markdown).str(),
+                    JsonOut = Opts.getLastArgValue(OPT_json).str(),
+                    MarginText = Opts.getLastArgValue(OPT_margin).str(),
+                    ModelText =
+                        Opts.getLastArgValue(OPT_model, model::defaultModel())
+                            .str();
   double Margin = 0.02;
-  for (size_t I = 0; I < A.size(); ++I) {
-    if (A[I] == "--help" || A[I] == "-h") {
-      std::fputs(judgeUsage(), stdout);
-      return 0;
-    }
-    if (A[I] == "--measured" || A[I] == "--fit" || A[I] == "--estimates") {
-      auto &L = A[I] == "--measured" ? Measured
-                : A[I] == "--fit"    ? FitDbs
-                                     : EstimateDbs;
-      if (!takeValues(A, I, L)) {
-        error("dataset judge: missing value after '" + A[I] + "'");
-        return 1;
-      }
-      continue;
-    }
-    std::string *Dest = A[I] == "--sizes"      ? &SizesText
-                        : A[I] == "--device"   ? &Device
-                        : A[I] == "--label"    ? &Label
-                        : A[I] == "--markdown" ? &MarkdownOut
-                        : A[I] == "--json"     ? &JsonOut
-                        : A[I] == "--margin"   ? &MarginText
-                        : A[I] == "--model"    ? &ModelText
-                                               : nullptr;
-    if (!Dest) {
-      error("dataset judge: unknown option '" + A[I] +
-            "' (klaraptor dataset judge --help)");
-      return 1;
-    }
-    if (I + 1 >= A.size()) {
-      error("dataset judge: missing value after '" + A[I] + "'");
-      return 1;
-    }
-    *Dest = A[++I];
-  }
   if (Measured.empty() || FitDbs.empty()) {
     error("dataset judge needs --measured FILE... and --fit DB... "
           "(klaraptor dataset judge --help)");
@@ -333,7 +316,7 @@ int runDatasetJudge(const Args &A) {
   std::map<std::pair<std::string, std::string>, std::map<std::string, double>>
       Estimates;
   for (const std::string &P : EstimateDbs) {
-    if (!fileExists(P)) {
+    if (!llvm::sys::fs::is_regular_file(P)) {
       error("cannot read the estimates database '" + P +
             "': " + std::strerror(errno ? errno : ENOENT));
       return 1;

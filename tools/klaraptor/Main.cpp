@@ -5,8 +5,10 @@
 ///
 /// A table-driven dispatcher: each row names a subcommand, a one-line
 /// summary for `klaraptor --help`, and the function that runs it
-/// (Commands.h). The tool has no LLVM dependency, so it builds wherever the
-/// fitting library does.
+/// (Commands.h). Of LLVM the tool uses Support and Option: the subcommands'
+/// option tables (llvm::opt, Options.h), the JSON they read (llvm::json,
+/// JsonLine.h) and the programs they run (llvm::sys, Process.h); the
+/// libraries it calls (fitting, model, profiler) have no LLVM dependency.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 

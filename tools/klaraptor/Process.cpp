@@ -1,16 +1,23 @@
 //===- Process.cpp - running a program from the klaraptor CLI -------------===//
 #include "Process.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
+#include <optional>
 #include <sys/wait.h>
 #include <unistd.h>
+
+using namespace llvm;
 
 namespace klaraptor {
 namespace cli {
@@ -24,73 +31,68 @@ runProgram(const std::vector<std::string> &Argv,
     R.Error = "no command";
     return R;
   }
-  // The child reports a failed exec through this pipe (closed on exec).
-  int Pipe[2];
-  if (::pipe2(Pipe, O_CLOEXEC) != 0) {
-    R.Error = std::string("cannot create a pipe: ") + std::strerror(errno);
+  auto Fail = [&](const std::string &Why) {
+    R.Error = "cannot run '" + Argv[0] + "': " + Why;
     return R;
+  };
+  ErrorOr<std::string> Path = sys::findProgramByName(Argv[0]);
+  if (!Path)
+    return Fail(Path.getError().message());
+  if (std::error_code EC = sys::fs::access(*Path, sys::fs::AccessMode::Execute))
+    return Fail(EC.message());
+  std::optional<StringRef> Redirects[3];
+  if (!StdoutFile.empty()) {
+    // ExecuteNoWait appends to a file that exists; a step's log starts empty.
+    std::error_code EC;
+    raw_fd_ostream Truncate(StdoutFile, EC);
+    if (EC)
+      return Fail(StdoutFile + ": " + EC.message());
+    Redirects[1] = Redirects[2] = StdoutFile;
   }
+  // The environment is ours with Env's variables set or unset.
+  std::vector<std::string> Vars;
+  for (char **E = environ; *E; ++E)
+    if (none_of(Env, [&](const auto &V) {
+          return V.first == StringRef(*E).split('=').first;
+        }))
+      Vars.push_back(*E);
+  for (const auto &[Name, Value] : Env)
+    if (!Value.empty())
+      Vars.push_back(Name + "=" + Value);
+  SmallVector<StringRef, 16> ArgRefs(Argv.begin(), Argv.end());
+  SmallVector<StringRef, 64> EnvRefs(Vars.begin(), Vars.end());
+
+  // Ctrl-C and Ctrl-\ reach the whole process group: the child stops, and
+  // the CLI, which catches them and does nothing, records what happened.
+  // Caught, not ignored: exec resets a caught signal, while the child would
+  // inherit an ignored one. One ignored already (nohup) stays ignored.
+  const int Held[2] = {SIGINT, SIGQUIT};
+  struct sigaction Catch = {}, Old[2];
+  Catch.sa_handler = [](int) {};
+  Catch.sa_flags = SA_RESTART;
+  for (int I = 0; I < 2; ++I)
+    if (::sigaction(Held[I], nullptr, &Old[I]) == 0 &&
+        Old[I].sa_handler != SIG_IGN)
+      ::sigaction(Held[I], &Catch, nullptr);
   std::fflush(stdout);
   std::fflush(stderr);
-  struct sigaction Ignore = {}, OldInt = {}, OldQuit = {};
-  Ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGINT, &Ignore, &OldInt);
-  ::sigaction(SIGQUIT, &Ignore, &OldQuit);
-  pid_t Pid = ::fork();
-  if (Pid == 0) {
-    ::sigaction(SIGINT, &OldInt, nullptr);
-    ::sigaction(SIGQUIT, &OldQuit, nullptr);
-    ::close(Pipe[0]);
-    for (const auto &[Name, Value] : Env) {
-      if (Value.empty())
-        ::unsetenv(Name.c_str());
-      else
-        ::setenv(Name.c_str(), Value.c_str(), 1);
-    }
-    if (!StdoutFile.empty()) {
-      int Fd = ::open(StdoutFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (Fd < 0 || ::dup2(Fd, 1) < 0 || ::dup2(Fd, 2) < 0) {
-        int E = errno;
-        (void)!::write(Pipe[1], &E, sizeof(E));
-        ::_exit(127);
-      }
-      ::close(Fd);
-    }
-    std::vector<char *> V;
-    for (const std::string &S : Argv)
-      V.push_back(const_cast<char *>(S.c_str()));
-    V.push_back(nullptr);
-    ::execvp(V[0], V.data());
-    int E = errno;
-    (void)!::write(Pipe[1], &E, sizeof(E));
-    ::_exit(127);
+  // Not ExecuteAndWait: it tells a signal only by its name, and an exit
+  // status of 126 or 127 as a failure to start.
+  std::string Why;
+  sys::ProcessInfo Child = sys::ExecuteNoWait(
+      *Path, ArgRefs, ArrayRef<StringRef>(EnvRefs), Redirects, 0, &Why);
+  int Status = 0;
+  while (Child.Pid && ::waitpid(Child.Pid, &Status, 0) < 0 && errno == EINTR) {
   }
-  ::close(Pipe[1]);
-  if (Pid < 0) {
-    R.Error = "cannot run '" + Argv[0] + "': " + std::strerror(errno);
-    ::close(Pipe[0]);
-  } else {
-    int ChildErrno = 0;
-    ssize_t N;
-    while ((N = ::read(Pipe[0], &ChildErrno, sizeof(ChildErrno))) < 0 &&
-           errno == EINTR) {
-    }
-    ::close(Pipe[0]);
-    int Status = 0;
-    while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
-    }
-    if (N == sizeof(ChildErrno)) {
-      R.Error = "cannot run '" + Argv[0] + "': " + std::strerror(ChildErrno);
-    } else {
-      R.Started = true;
-      if (WIFEXITED(Status))
-        R.ExitCode = WEXITSTATUS(Status);
-      else if (WIFSIGNALED(Status))
-        R.Signal = WTERMSIG(Status);
-    }
-  }
-  ::sigaction(SIGINT, &OldInt, nullptr);
-  ::sigaction(SIGQUIT, &OldQuit, nullptr);
+  for (int I = 0; I < 2; ++I)
+    ::sigaction(Held[I], &Old[I], nullptr);
+  if (!Child.Pid)
+    return Fail(Why);
+  R.Started = true;
+  if (WIFEXITED(Status))
+    R.ExitCode = WEXITSTATUS(Status);
+  else if (WIFSIGNALED(Status))
+    R.Signal = WTERMSIG(Status);
   return R;
 }
 
@@ -116,38 +118,24 @@ std::string shellJoin(const std::vector<std::string> &Argv) {
 }
 
 bool makeDirs(const std::string &Path, std::string &Why) {
-  std::string Cur;
-  size_t Pos = 0;
-  while (Pos != std::string::npos) {
-    size_t Next = Path.find('/', Pos + 1);
-    Cur = Path.substr(0, Next);
-    Pos = Next;
-    if (Cur.empty() || Cur == "/")
-      continue;
-    struct stat St;
-    if (::stat(Cur.c_str(), &St) == 0) {
-      if (!S_ISDIR(St.st_mode)) {
-        Why = "'" + Cur + "' is not a directory";
-        return false;
-      }
-      continue;
-    }
-    if (::mkdir(Cur.c_str(), 0777) != 0 && errno != EEXIST) {
-      Why = std::strerror(errno);
+  std::error_code EC = sys::fs::create_directories(Path);
+  if (!EC && sys::fs::is_directory(Path))
+    return true;
+  // A file where a folder must go: name it.
+  for (StringRef P = Path; !P.empty(); P = sys::path::parent_path(P))
+    if (sys::fs::exists(P) && !sys::fs::is_directory(P)) {
+      Why = "'" + P.str() + "' is not a directory";
       return false;
     }
-  }
-  return true;
+  Why = EC.message();
+  return false;
 }
 
 std::string selfDirectory() {
-  char Buf[4096];
-  ssize_t N = ::readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
-  if (N <= 0)
-    return "";
-  std::string S(Buf, size_t(N));
-  size_t Slash = S.rfind('/');
-  return Slash == std::string::npos ? "" : S.substr(0, Slash + 1);
+  std::string Exe = sys::fs::getMainExecutable(
+      "klaraptor", reinterpret_cast<void *>(&selfDirectory));
+  StringRef Dir = sys::path::parent_path(Exe);
+  return Dir.empty() ? "" : Dir.str() + "/";
 }
 
 } // namespace cli

@@ -2,10 +2,10 @@
 ///
 /// \file
 /// The CLI's subcommands run the user's program (explain, profile) and
-/// klaraptor's own tools (bench). runProgram forks, sets the given
-/// environment variables in the child only, execs, and waits. While the
-/// child runs the CLI ignores SIGINT and SIGQUIT, so that Ctrl-C stops the
-/// program and the CLI can still record what happened.
+/// klaraptor's own tools (bench, device) with llvm::sys (findProgramByName,
+/// ExecuteNoWait with an explicit environment and redirected output). While
+/// the child runs, the CLI catches SIGINT and SIGQUIT and does nothing with
+/// them, so that Ctrl-C stops the program and the CLI records what happened.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_TOOLS_KLARAPTOR_PROCESS_H
 #define KLARAPTOR_TOOLS_KLARAPTOR_PROCESS_H
@@ -19,7 +19,7 @@ namespace cli {
 
 /// How a child ended.
 struct ProcessResult {
-  bool Started = false; ///< false: fork or exec failed (Error says why)
+  bool Started = false; ///< false: it could not be run (Error says why)
   int ExitCode = 0;     ///< when it exited
   int Signal = 0;       ///< when a signal killed it
   std::string Error;
@@ -43,8 +43,8 @@ std::string shellJoin(const std::vector<std::string> &Argv);
 /// cannot be created.
 bool makeDirs(const std::string &Path, std::string &Why);
 
-/// The folder of the running klaraptor executable (from /proc/self/exe),
-/// with a trailing '/'; "" when unknown.
+/// The folder of the running klaraptor executable, with a trailing '/';
+/// "" when unknown.
 std::string selfDirectory();
 
 } // namespace cli

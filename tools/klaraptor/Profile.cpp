@@ -15,9 +15,13 @@
 /// skipped, so an interrupted profile continues where it stopped.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Options.h"
 #include "Process.h"
 #include "DeviceProfile.h"
 #include "ProfileDb.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
 
 #include <cctype>
 #include <cerrno>
@@ -30,7 +34,6 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef KLARAPTOR_VERSION
@@ -148,29 +151,6 @@ std::string tupleText(const std::map<std::string, int64_t> &T,
   return S;
 }
 
-/// \p Name as execvp finds it: itself when it has a '/', else the first
-/// executable file of that name in PATH; "" when there is none.
-std::string findProgram(const std::string &Name) {
-  if (Name.find('/') != std::string::npos)
-    return access(Name.c_str(), X_OK) == 0 ? Name : "";
-  const char *Path = std::getenv("PATH");
-  std::string Dirs = Path ? Path : "/usr/bin:/bin";
-  size_t Start = 0;
-  while (Start <= Dirs.size()) {
-    size_t End = Dirs.find(':', Start);
-    if (End == std::string::npos)
-      End = Dirs.size();
-    std::string Dir = Dirs.substr(Start, End - Start);
-    std::string Cand = (Dir.empty() ? "." : Dir) + "/" + Name;
-    struct stat St;
-    if (::stat(Cand.c_str(), &St) == 0 && S_ISREG(St.st_mode) &&
-        access(Cand.c_str(), X_OK) == 0)
-      return Cand;
-    Start = End + 1;
-  }
-  return "";
-}
-
 std::string absolutePath(const std::string &P) {
   if (!P.empty() && P[0] == '/')
     return P;
@@ -180,63 +160,31 @@ std::string absolutePath(const std::string &P) {
   return std::string(Buf) + "/" + P;
 }
 
+const Syntax CommandSyntax = {profileUsage,
+                              "unknown option '{0}' (klaraptor profile --help)",
+                              "missing value after '{0}'"};
+#define KLARAPTOR_OPTIONS_INC "ProfileOptions.inc"
+#include "OptionTable.def"
+
 } // namespace
 
 int runProfile(const Args &A) {
-  std::vector<std::string> SizeArgs;
-  std::string DbPath = "klaraptor-profile.db", Device, DeviceId;
-  bool Fresh = false, Quiet = false;
-  size_t I = 0;
-  for (; I < A.size(); ++I) {
-    const std::string &S = A[I];
-    if (S == "--") {
-      ++I;
-      break;
-    }
-    if (S == "--help" || S == "-h") {
-      std::fputs(profileUsage(), stdout);
-      return 0;
-    }
-    if (S == "--fresh" || S == "--quiet") {
-      (S == "--fresh" ? Fresh : Quiet) = true;
-      continue;
-    }
-    std::string Value;
-    bool HasValue = false;
-    for (const char *Opt : {"--sizes", "--db", "--device"}) {
-      std::string O = Opt;
-      if (S == O) {
-        if (I + 1 >= A.size()) {
-          error("missing value after '" + S + "'");
-          return 1;
-        }
-        Value = A[++I];
-        HasValue = true;
-      } else if (S.compare(0, O.size() + 1, O + "=") == 0) {
-        Value = S.substr(O.size() + 1);
-        HasValue = true;
-      }
-      if (HasValue) {
-        if (O == "--sizes")
-          SizeArgs.push_back(Value);
-        else
-          (O == "--db" ? DbPath : Device) = Value;
-        break;
-      }
-    }
-    if (HasValue)
-      continue;
-    if (!S.empty() && S[0] == '-') {
-      error("unknown option '" + S + "' (klaraptor profile --help)");
-      return 1;
-    }
-    break;
-  }
-  if (I >= A.size()) {
+  llvm::opt::InputArgList Opts;
+  Args Program;
+  if (int Status = options().parse(A, Opts, &Program); Status >= 0)
+    return Status;
+  if (Program.empty()) {
     error("no command to run (klaraptor profile [OPTIONS] -- COMMAND ...)");
     return 1;
   }
-  const std::vector<std::string> Command(A.begin() + long(I), A.end());
+  const std::vector<std::string> SizeArgs = Opts.getAllArgValues(OPT_sizes);
+  const std::string DbPath =
+      Opts.getLastArgValue(OPT_db, "klaraptor-profile.db").str();
+  const std::string Device = Opts.getLastArgValue(OPT_device).str();
+  const bool Fresh = Opts.hasArg(OPT_fresh);
+  const bool Quiet = Opts.hasArg(OPT_quiet);
+  const std::vector<std::string> Command(Program.begin(), Program.end());
+  std::string DeviceId;
 
   // Placeholders and their lists.
   std::vector<std::string> Names;
@@ -357,7 +305,10 @@ int runProfile(const Args &A) {
   // The program the database was profiled with: a rebuilt one (new code, a
   // changed pragma or candidates) would mix two builds' measurements, and
   // its completed runs would be skipped as profiled before. Refused.
-  if (std::string Prog = findProgram(Command[0]); !Prog.empty()) {
+  if (llvm::ErrorOr<std::string> Found =
+          llvm::sys::findProgramByName(Command[0]);
+      Found && llvm::sys::fs::can_execute(*Found)) {
+    const std::string &Prog = *Found;
     std::string Id = profiledb::fileIdentity(Prog, Error);
     const std::string Key = profiledb::programIdentityKey(absolutePath(Prog));
     const std::string Stored = Db->meta(Key);

@@ -15,6 +15,7 @@
 /// SVG plots (--html). docs/cli.md describes the options.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Options.h"
 #include "klaraptor/model/KernelFit.h"
 
 #include "KernelSpec.h"
@@ -848,76 +849,32 @@ bool checkWritable(const std::string &Path, std::string &Err) {
   return true;
 }
 
+const Syntax CommandSyntax = {
+    reportUsage, "report: unknown {1} '{0}' (see 'klaraptor report --help')",
+    "option '{0}' needs a value"};
+#define KLARAPTOR_OPTIONS_INC "ReportOptions.inc"
+#include "OptionTable.def"
+
 } // namespace
 
 int runReport(const Args &A) {
-  std::string DbPath = "klaraptor-profile.db", HtmlPath, KernelName, SizeText;
-  bool HasSize = false, Json = false;
+  llvm::opt::InputArgList Opts;
+  if (int Status = options().parse(A, Opts); Status >= 0)
+    return Status;
+  const std::string DbPath =
+      Opts.getLastArgValue(OPT_db, "klaraptor-profile.db").str();
+  const std::string HtmlPath = Opts.getLastArgValue(OPT_html).str();
+  const std::string KernelName = Opts.getLastArgValue(OPT_kernel).str();
+  const std::string SizeText = Opts.getLastArgValue(OPT_size).str();
+  const bool HasSize = Opts.hasArg(OPT_size), Json = Opts.hasArg(OPT_json);
   KernelFitOptions O;
-  for (size_t I = 0; I < A.size(); ++I) {
-    std::string Key = A[I], Inline;
-    bool HasInline = false;
-    if (Key.rfind("--", 0) == 0 && Key.find('=') != std::string::npos) {
-      Inline = Key.substr(Key.find('=') + 1);
-      Key = Key.substr(0, Key.find('='));
-      HasInline = true;
-    }
-    auto Value = [&](std::string &Out) {
-      if (HasInline) {
-        Out = Inline;
-        return true;
-      }
-      if (I + 1 >= A.size()) {
-        error("option '" + Key + "' needs a value");
-        return false;
-      }
-      Out = A[++I];
-      return true;
-    };
-    if (Key == "--help" || Key == "-h") {
-      std::printf("%s", reportUsage());
-      return 0;
-    } else if (Key == "--db") {
-      if (!Value(DbPath))
-        return 1;
-    } else if (Key == "--html") {
-      if (!Value(HtmlPath))
-        return 1;
-      if (HtmlPath.empty()) {
-        error("--html: empty file name");
-        return 1;
-      }
-    } else if (Key == "--kernel") {
-      if (!Value(KernelName))
-        return 1;
-    } else if (Key == "--size") {
-      if (!Value(SizeText))
-        return 1;
-      HasSize = true;
-    } else if (Key == "--device") {
-      if (!Value(O.Device))
-        return 1;
-    } else if (Key == "--min-samples") {
-      std::string V;
-      if (!Value(V))
-        return 1;
-      char *End = nullptr;
-      long N = std::strtol(V.c_str(), &End, 10);
-      if (V.empty() || *End || N < 1 || N > 1000000) {
-        error("option '--min-samples' expects a positive integer, found '" + V +
-              "'");
-        return 1;
-      }
-      O.MinSamples = unsigned(N);
-    } else if (Key == "--json") {
-      Json = true;
-    } else {
-      error("report: unknown " +
-            std::string(A[I].rfind("-", 0) == 0 ? "option" : "argument") +
-            " '" + A[I] + "' (see 'klaraptor report --help')");
-      return 1;
-    }
+  O.Device = Opts.getLastArgValue(OPT_device).str();
+  if (Opts.hasArg(OPT_html) && HtmlPath.empty()) {
+    error("--html: empty file name");
+    return 1;
   }
+  if (!minSamplesOption(Opts.getLastArg(OPT_min_samples), O.MinSamples))
+    return 1;
   std::string Err;
   std::optional<DataTuple> Wanted;
   if (HasSize) {
