@@ -129,9 +129,13 @@ void Compilation::addCudaHost(const InputFile &In, const std::string &Fatbin,
   J.Args = {"-x", "cuda", "--cuda-host-only", "--cuda-path=" + TC.CudaPath};
   for (const std::string &Arch : Toolchain::hostArchs(CL.Options.Archs))
     J.Args.push_back("--cuda-gpu-arch=" + Arch);
+  std::string ArchList = Toolchain::cudaArchList(CL.Options.Archs);
+  if (!ArchList.empty())
+    J.Args.push_back("-D__CUDA_ARCH_LIST__=" + ArchList);
   J.Args.insert(J.Args.end(),
-                {"-Wno-unknown-cuda-version", "-isystem", TC.Shim,
-                 "-fplugin=" + TC.Plugin, "-fpass-plugin=" + TC.Plugin});
+                {"-Wno-unknown-cuda-version", "-isystem", TC.Shim, "-isystem",
+                 TC.cudaCcclInclude(), "-fplugin=" + TC.Plugin,
+                 "-fpass-plugin=" + TC.Plugin});
   if (!Fatbin.empty())
     J.Args.insert(J.Args.end(),
                   {"-Xclang", "-fcuda-include-gpubinary", "-Xclang", Fatbin});

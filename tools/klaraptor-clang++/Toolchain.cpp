@@ -13,6 +13,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
+#include <set>
+
 using namespace llvm;
 
 namespace klaraptor {
@@ -136,6 +138,23 @@ std::vector<std::string> Toolchain::hostArchs(ArrayRef<std::string> Archs) {
       Result.push_back(Host);
   }
   return Result;
+}
+
+std::string Toolchain::cudaArchList(ArrayRef<std::string> Archs) {
+  std::set<unsigned> Numbers;
+  for (const std::string &Arch : Archs) {
+    StringRef Digits = StringRef(Arch).drop_until([](char C) {
+      return C >= '0' && C <= '9';
+    });
+    Digits = Digits.take_while([](char C) { return C >= '0' && C <= '9'; });
+    unsigned N = 0;
+    if (!Digits.getAsInteger(10, N) && N > 0)
+      Numbers.insert(N * 10);
+  }
+  std::string List;
+  for (unsigned N : Numbers)
+    List += (List.empty() ? "" : ",") + std::to_string(N);
+  return List;
 }
 
 } // namespace klaraptor

@@ -59,6 +59,9 @@ public:
   std::string ModelLib;
   std::string DevicesLib; ///< <prefix>/lib/libklaraptor_devices.a
   std::string cudaInclude() const { return CudaPath + "/include"; }
+  /// CCCL (CUB, Thrust, libcu++'s cuda/std), which nvcc puts on the include
+  /// path of every CUDA compile.
+  std::string cudaCcclInclude() const { return CudaPath + "/include/cccl"; }
   std::string cudaLib() const { return CudaPath + "/lib64"; }
   std::string cudaStubs() const { return CudaPath + "/lib64/stubs"; }
 
@@ -66,6 +69,11 @@ public:
   /// newer than sm_90a although host code never depends on the GPU, so
   /// those are named sm_90 there; nvcc still gets the real ones.
   static std::vector<std::string> hostArchs(llvm::ArrayRef<std::string> Archs);
+  /// What nvcc defines __CUDA_ARCH_LIST__ to for \p Archs (sm_90 -> 900,
+  /// sm_75 and sm_90a -> 750,900): the host compile must define the same,
+  /// since CUB and Thrust name their namespaces after it (the host's stub of
+  /// a CUB kernel must have the name of the device's kernel).
+  static std::string cudaArchList(llvm::ArrayRef<std::string> Archs);
 
 private:
   std::string Clang, ClangC, Nvcc;

@@ -195,6 +195,23 @@ API const char *cudaGetErrorString(cudaError_t error) {
   static_assert(Name == Value, #Name " changed its value");
 #include "RuntimeErrors.def"
 
+// --- channel descriptors
+// --------------------------------------------------------
+
+// A plain value: what cudaCreateChannelDesc<T>() of cuda_runtime.h calls.
+// The arrays, textures and surfaces it describes are outside the emulated
+// subset (cudaMallocArray and the object calls report so, Unsupported.cpp).
+API cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                cudaChannelFormatKind f) {
+  cudaChannelFormatDesc D;
+  D.x = x;
+  D.y = y;
+  D.z = z;
+  D.w = w;
+  D.f = f;
+  return D;
+}
+
 // --- device management
 // --------------------------------------------------------
 
