@@ -49,9 +49,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef KLARAPTOR_SOURCE_DIR
-#define KLARAPTOR_SOURCE_DIR ""
-#endif
 
 namespace klaraptor {
 namespace cli {
@@ -64,8 +61,10 @@ const char *benchUsage() {
          "launch's chosen block shape with the best of every\nadmissible "
          "shape (abstract-emulation estimates on the same device).\n\n"
          "OPTIONS:\n"
-         "  --manifest FILE     programs to run (default: the source tree's "
-         "examples/bench.manifest)\n"
+         "  --manifest FILE     programs to run (default: the examples' "
+         "manifest,\n                      PREFIX/share/klaraptor/examples/"
+         "bench.manifest when\n                      installed, else the "
+         "source tree's)\n"
          "  --only NAME,...     only these programs of the manifest\n"
          "  --train-sizes LIST  override every program's training sizes\n"
          "  --test-sizes LIST   override every program's test sizes\n"
@@ -494,9 +493,7 @@ int runBench(const Args &A) {
   if (int Status = options().parse(A, Opts); Status >= 0)
     return Status;
   const std::string Manifest =
-      Opts.getLastArgValue(OPT_manifest,
-                           KLARAPTOR_SOURCE_DIR "/examples/bench.manifest")
-          .str();
+      Opts.getLastArgValue(OPT_manifest, defaultBenchManifest()).str();
   const std::string Only = Opts.getLastArgValue(OPT_only).str(),
                     Train = Opts.getLastArgValue(OPT_train_sizes).str(),
                     Test = Opts.getLastArgValue(OPT_test_sizes).str(),

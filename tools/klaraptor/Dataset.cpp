@@ -48,9 +48,6 @@
 #include <set>
 #include <sstream>
 
-#ifndef KLARAPTOR_SOURCE_DIR
-#define KLARAPTOR_SOURCE_DIR ""
-#endif
 
 using namespace klaraptor::modelfit;
 
@@ -86,7 +83,9 @@ const char *datasetUsage() {
          "measured\n        times (see 'klaraptor dataset judge --help').\n\n"
          "BENCH OPTIONS:\n"
          "  --manifest FILE     training and test sizes per program (default: "
-         "the source\n                      tree's examples/bench.manifest)\n"
+         "the examples'\n                      manifest, PREFIX/share/klaraptor/"
+         "examples/bench.manifest\n                      when installed, else "
+         "the source tree's)\n"
          "  --train-sizes LIST  override every program's training sizes\n"
          "  --test-sizes LIST   override every program's test sizes\n"
          "  --device PROFILE    device profile of the fitted model (default: "
@@ -527,9 +526,7 @@ int runDatasetBench(const Args &A) {
   const std::vector<std::string> Ins = Opts.getAllArgValues(OPT_inputs),
                                  Emus = Opts.getAllArgValues(OPT_emu);
   const std::string Manifest =
-      Opts.getLastArgValue(OPT_manifest,
-                           KLARAPTOR_SOURCE_DIR "/examples/bench.manifest")
-          .str();
+      Opts.getLastArgValue(OPT_manifest, defaultBenchManifest()).str();
   const std::string Train = Opts.getLastArgValue(OPT_train_sizes).str(),
                     Test = Opts.getLastArgValue(OPT_test_sizes).str(),
                     Device = Opts.getLastArgValue(OPT_device).str(),

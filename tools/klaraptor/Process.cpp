@@ -138,5 +138,20 @@ std::string selfDirectory() {
   return Dir.empty() ? "" : Dir.str() + "/";
 }
 
+#ifndef KLARAPTOR_SOURCE_DIR
+#define KLARAPTOR_SOURCE_DIR ""
+#endif
+
+std::string defaultBenchManifest() {
+  std::string Dir = selfDirectory();
+  if (!Dir.empty()) {
+    std::string Installed =
+        Dir + "../share/klaraptor/examples/bench.manifest";
+    if (sys::fs::exists(Installed))
+      return Installed;
+  }
+  return std::string(KLARAPTOR_SOURCE_DIR) + "/examples/bench.manifest";
+}
+
 } // namespace cli
 } // namespace klaraptor

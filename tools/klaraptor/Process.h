@@ -47,6 +47,12 @@ bool makeDirs(const std::string &Path, std::string &Why);
 /// "" when unknown.
 std::string selfDirectory();
 
+/// The examples' manifest `bench` and `dataset bench` read by default: the
+/// installed one, PREFIX/share/klaraptor/examples/bench.manifest beside the
+/// executable's bin/ (so a moved install tree finds its own), else the
+/// source tree's examples/bench.manifest (a build tree).
+std::string defaultBenchManifest();
+
 } // namespace cli
 } // namespace klaraptor
 
