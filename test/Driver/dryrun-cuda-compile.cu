@@ -7,7 +7,7 @@
 // RUN:       -DCUDA=%cuda_path -DRTINC=%rt_include -DSRC=%s -DOBJ=%t.o
 //
 // CHECK: {{^}}[[NVCC]] -fatbin --no-compress -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -I[[RTINC]] [[SRC]] -o [[TMP:[^ ]+]]/dryrun-cuda-compile.fatbin{{$}}
-// CHECK-NEXT: {{^}}[[CLANGXX]] -x cuda --cuda-host-only --cuda-path=[[CUDA]] --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version -isystem [[LIB]]/klaraptor/cuda-shim -fplugin=[[LIB]]/KlaraptorPlugin.so -fpass-plugin=[[LIB]]/KlaraptorPlugin.so -Xclang -fcuda-include-gpubinary -Xclang [[TMP]]/dryrun-cuda-compile.fatbin -I[[RTINC]] -c [[SRC]] -o [[OBJ]]{{$}}
+// CHECK-NEXT: {{^}}[[CLANGXX]] -x cuda --cuda-host-only --cuda-path=[[CUDA]] --cuda-gpu-arch=sm_90 -D__CUDA_ARCH_LIST__=900 -Wno-unknown-cuda-version -isystem [[LIB]]/klaraptor/cuda-shim -isystem [[CUDA]]/include/cccl -fplugin=[[LIB]]/KlaraptorPlugin.so -fpass-plugin=[[LIB]]/KlaraptorPlugin.so -Xclang -fcuda-include-gpubinary -Xclang [[TMP]]/dryrun-cuda-compile.fatbin -I[[RTINC]] -c [[SRC]] -o [[OBJ]]{{$}}
 // CHECK-NOT: {{.}}
 
 // Without -o the object is named after the source, in the current directory;

@@ -3,7 +3,7 @@
 //
 // RUN: env KLARAPTOR_ARCH=sm_75 %klaraptor-clangxx --klaraptor-dryrun -c %s | FileCheck %s --check-prefix=ARCH
 // ARCH: nvcc -fatbin --no-compress -gencode arch=compute_75,code=sm_75 -gencode arch=compute_75,code=compute_75 -I
-// ARCH: --cuda-gpu-arch=sm_75 -Wno
+// ARCH: --cuda-gpu-arch=sm_75 -D__CUDA_ARCH_LIST__=750 -Wno
 // RUN: env KLARAPTOR_ARCH=sm_75,sm_86 %klaraptor-clangxx --klaraptor-dryrun -c %s | FileCheck %s --check-prefix=ARCH2
 // ARCH2: -gencode arch=compute_75,code=sm_75 -gencode arch=compute_75,code=compute_75 -gencode arch=compute_86,code=sm_86 -gencode arch=compute_86,code=compute_86 -I
 // RUN: env KLARAPTOR_ARCH=sm_75 %klaraptor-clangxx --klaraptor-dryrun -c %s -arch=sm_89 | FileCheck %s --check-prefix=ARCH-FLAG

@@ -258,7 +258,6 @@ Error Compilation::addModels() {
               "-O2",
               "-fPIC",
               "-I" + TC.RtInclude,
-              "-I" + TC.ModelInclude,
               "-c",
               Program,
               "-o",

@@ -73,13 +73,8 @@ Toolchain::Toolchain(const Settings &Options, StringRef ExecutablePath) {
   Runtime = join(LibDir, "libklaraptor_rt.so");
   EmuCudart = join(LibDir, "libklaraptor_emu_cudart.so");
   Shim = join(LibDir, "klaraptor", "cuda-shim");
-  std::string Installed = join(Prefix, "include");
-  RtInclude = sys::fs::exists(join(Installed, "klaraptor", "klaraptor_rt.h"))
-                  ? Installed
-                  : std::string(KLARAPTOR_BUILD_RT_INCLUDE_DIR);
-  ModelInclude = sys::fs::exists(join(Installed, "klaraptor", "mwp_cwp.h"))
-                     ? Installed
-                     : std::string(KLARAPTOR_BUILD_MODEL_INCLUDE_DIR);
+  // The build tree's include/ mirrors an install's (tools/CMakeLists.txt).
+  RtInclude = join(Prefix, "include");
   ModelLib = join(LibDir, "libklaraptor_model.a");
   DevicesLib = join(LibDir, "libklaraptor_devices.a");
 }

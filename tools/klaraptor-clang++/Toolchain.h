@@ -51,9 +51,9 @@ public:
   std::string Runtime;   ///< <prefix>/lib/libklaraptor_rt.so
   std::string EmuCudart; ///< <prefix>/lib/libklaraptor_emu_cudart.so
   std::string Shim;      ///< <prefix>/lib/klaraptor/cuda-shim
-  std::string RtInclude; ///< <prefix>/include, else the source tree's
-  /// Where klaraptor/mwp_cwp.h is: <prefix>/include, else the source tree's.
-  std::string ModelInclude;
+  /// <prefix>/include: the runtime's public headers and mwp_cwp.h (the
+  /// rational programs'), in an install tree and in the build tree alike.
+  std::string RtInclude;
   /// <prefix>/lib/libklaraptor_model.a, the MWP-CWP model the rational
   /// programs call (it needs libklaraptor_devices.a beside it).
   std::string ModelLib;

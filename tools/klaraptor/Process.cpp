@@ -138,19 +138,12 @@ std::string selfDirectory() {
   return Dir.empty() ? "" : Dir.str() + "/";
 }
 
-#ifndef KLARAPTOR_SOURCE_DIR
-#define KLARAPTOR_SOURCE_DIR ""
-#endif
-
 std::string defaultBenchManifest() {
+  // PREFIX/share/klaraptor/examples: installed, or in the build tree a link
+  // to the source tree's examples/ (examples/CMakeLists.txt).
   std::string Dir = selfDirectory();
-  if (!Dir.empty()) {
-    std::string Installed =
-        Dir + "../share/klaraptor/examples/bench.manifest";
-    if (sys::fs::exists(Installed))
-      return Installed;
-  }
-  return std::string(KLARAPTOR_SOURCE_DIR) + "/examples/bench.manifest";
+  return (Dir.empty() ? std::string("./") : Dir) +
+         "../share/klaraptor/examples/bench.manifest";
 }
 
 } // namespace cli

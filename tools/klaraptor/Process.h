@@ -47,10 +47,10 @@ bool makeDirs(const std::string &Path, std::string &Why);
 /// "" when unknown.
 std::string selfDirectory();
 
-/// The examples' manifest `bench` and `dataset bench` read by default: the
-/// installed one, PREFIX/share/klaraptor/examples/bench.manifest beside the
-/// executable's bin/ (so a moved install tree finds its own), else the
-/// source tree's examples/bench.manifest (a build tree).
+/// The examples' manifest `bench` and `dataset bench` read by default:
+/// PREFIX/share/klaraptor/examples/bench.manifest beside the executable's
+/// bin/, in an install tree (a moved one finds its own) and in the build
+/// tree (a link to the source tree's examples/) alike.
 std::string defaultBenchManifest();
 
 } // namespace cli

@@ -40,6 +40,18 @@ KLARAPTOR_SURF_WRITE(surfCubemapLayeredwrite, int, int, int)
 #undef KLARAPTOR_SURF_READ
 #undef KLARAPTOR_SURF_WRITE
 #undef KLARAPTOR_SURF_MODE
+
+/* CUDA headers whose functions clang's wrapper defines itself, or declares
+ * above: their include guards, as the wrapper does for the ones it replaces,
+ * so that a program including one directly compiles as with nvcc instead of
+ * meeting redefinitions (scripts/cuda-headers.py found these). */
+#define __SURFACE_INDIRECT_FUNCTIONS_H__
+#define __SM_20_ATOMIC_FUNCTIONS_H__
+#define __SM_20_INTRINSICS_H__
+#define __SM_32_ATOMIC_FUNCTIONS_H__
+#define __SM_35_ATOMIC_FUNCTIONS_H__
+#define __SM_60_ATOMIC_FUNCTIONS_H__
+#define __SM_61_INTRINSICS_H__
 #endif
 
 #endif
