@@ -691,8 +691,11 @@ int runBench(const Args &A) {
         Argv.push_back(substitute(Arg, Tuple));
       auto Env = DevEnv;
       Env.push_back({"KLARAPTOR_BENCH", BenchFile});
-      if (Emu)
+      if (Emu) {
         Env.push_back({"KLARAPTOR_EMU_EXECUTE", Execute ? "1" : "0"});
+        // The search gets the cores the profile gets.
+        addEmulatorThreads(Env);
+      }
       Env.push_back({"KLARAPTOR_LOG", Dir + "/decisions.jsonl"});
       Env.push_back({"KLARAPTOR_MODE", "tune"});
       T0 = std::chrono::steady_clock::now();

@@ -8,12 +8,15 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <thread>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -136,6 +139,15 @@ std::string selfDirectory() {
       "klaraptor", reinterpret_cast<void *>(&selfDirectory));
   StringRef Dir = sys::path::parent_path(Exe);
   return Dir.empty() ? "" : Dir.str() + "/";
+}
+
+void addEmulatorThreads(
+    std::vector<std::pair<std::string, std::string>> &Env) {
+  if (std::getenv("KLARAPTOR_EMU_THREADS"))
+    return;
+  unsigned N = std::thread::hardware_concurrency();
+  Env.push_back({"KLARAPTOR_EMU_THREADS",
+                 std::to_string(std::clamp(N, 1u, 1024u))});
 }
 
 std::string defaultBenchManifest() {

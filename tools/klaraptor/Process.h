@@ -47,6 +47,12 @@ bool makeDirs(const std::string &Path, std::string &Why);
 /// "" when unknown.
 std::string selfDirectory();
 
+/// Adds KLARAPTOR_EMU_THREADS=<this machine's hardware threads> to \p Env
+/// unless the environment sets it: the emulator then runs a launch's blocks
+/// on every core (its counts and time estimates do not depend on it, only
+/// the host time does). For the programs `profile` and `bench` run.
+void addEmulatorThreads(std::vector<std::pair<std::string, std::string>> &Env);
+
 /// The examples' manifest `bench` and `dataset bench` read by default:
 /// PREFIX/share/klaraptor/examples/bench.manifest beside the executable's
 /// bin/, in an install tree (a moved one finds its own) and in the build

@@ -356,6 +356,7 @@ int runProfile(const Args &A) {
         {"KLARAPTOR_PROFILE_QUIET", Quiet ? "1" : ""}};
     if (!Device.empty())
       Env.push_back({"KLARAPTOR_EMU_DEVICE", Device});
+    addEmulatorThreads(Env);
     const auto T0 = std::chrono::steady_clock::now();
     ProcessResult P = runProgram(Argv, Env);
     double Secs = std::chrono::duration<double>(
