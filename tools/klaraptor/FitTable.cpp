@@ -72,6 +72,11 @@ MODEL SELECTION:
   --pieces, --no-pieces     two pieces split by a predicate (default: when
                             one function fits poorly)
   --piece-threshold E       held-out error that makes a fit poor (0.1)
+  --full-splits K           on data that are not exact, the splits that get
+                            the full selection after screening (default 2;
+                            0: every split, no screening)
+  --screen-candidates K     candidates of the single function a split is
+                            screened with (default 24)
   --trace                   print every candidate to stderr
 
 REGION OF USE (the denominator must not vanish there):
@@ -361,6 +366,8 @@ int runFitTable(const Args &A) {
                          {OPT_max_den_degree, &O.MaxDenDegree},
                          {OPT_max_den_degree_sum, &O.MaxDenDegreeSum},
                          {OPT_min_threads, &O.MinThreads},
+                         {OPT_full_splits, &O.FullSplits},
+                         {OPT_screen_candidates, &O.ScreenCandidates},
                          {OPT_max_threads, &O.MaxBlock}})
     if (const llvm::opt::Arg *Arg = Opts.getLastArg(Id))
       if (!parseUnsigned(Arg->getValue(), *Out))

@@ -28,6 +28,8 @@ def no_exact : Flag<["--"], "no-exact">;
 def pieces : Flag<["--"], "pieces">;
 def no_pieces : Flag<["--"], "no-pieces">;
 defm piece_threshold : Value<"piece-threshold">;
+defm full_splits : Value<"full-splits">;
+defm screen_candidates : Value<"screen-candidates">;
 def trace : Flag<["--"], "trace">;
 // Region of use.
 defm max_size : Value<"max-size">;
