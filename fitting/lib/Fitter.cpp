@@ -22,7 +22,6 @@
 #include <numeric>
 #include <optional>
 #include <set>
-#include <tuple>
 
 namespace klaraptor {
 namespace fitting {
@@ -189,13 +188,10 @@ struct Evaluated {
   bool Checked = false;
 };
 
-/// What identifies a candidate across selections: its numerator bounds and
-/// total-degree cap, its denominator bounds, and whether the denominator is
-/// the one monomial at the bounds' corner.
-using CandidateKey =
-    std::tuple<std::vector<unsigned>, unsigned, std::vector<unsigned>, bool>;
+/// What identifies a candidate across selections (FitReport's shortlist).
+using CandidateKey = FitReport::CandidateBounds;
 CandidateKey keyOf(const Candidate &C) {
-  return {C.NumBound, C.NumTotal, C.DenBound, C.monomialDen()};
+  return {C.NumBound, C.DenBound, C.NumTotal, C.monomialDen()};
 }
 
 struct Selection {
@@ -331,7 +327,7 @@ enumerateCandidates(const Context &Cx, const std::vector<unsigned> &Distinct,
             continue;
           if (Fixed && !NonZero && O.FixedDenMonomial)
             continue;
-          if (Only && !Only->count({NB, T, DB, Mono != 0}))
+          if (Only && !Only->count({NB, DB, T, Mono != 0}))
             continue;
           Candidate C;
           C.NumBound = NB;
@@ -923,19 +919,19 @@ bool mayBeExact(const Context &Cx, const RowSet &Rows) {
     for (size_t J = 0; J < Den.size(); ++J)
       A.at(int(I), int(Num.size() + J)) = -W * Y * monomialAt(D, Den[J], I);
   }
-  for (int C = 0; C < A.Cols; ++C) {
-    double N = 0;
-    for (int R = 0; R < A.Rows; ++R)
-      N += A.at(R, C) * A.at(R, C);
-    N = std::sqrt(N);
-    if (N > 0)
-      for (int R = 0; R < A.Rows; ++R)
-        A.at(R, C) /= N;
-  }
+  normaliseColumns(A);
   Svd S = singularValueDecomposition(std::move(A));
   if (!S.Error.empty() || S.Singular.size() < Cols || !(S.Singular[0] > 0))
     return true;
   return !(S.Singular.back() > 1e-9 * S.Singular[0]);
+}
+
+/// The held-out error of two pieces together: the RMS over both pieces'
+/// held-out samples.
+double piecesHeldOut(const PieceStats &A, const PieceStats &B) {
+  double SumSq = A.HeldOutError * A.HeldOutError * A.HeldOutSamples +
+                 B.HeldOutError * B.HeldOutError * B.HeldOutSamples;
+  return std::sqrt(SumSq / double(A.HeldOutSamples + B.HeldOutSamples));
 }
 
 /// Predicates that may split the samples into two pieces.
@@ -1099,8 +1095,7 @@ FitReport fitQuantity(const FitProblem &P, const FitOptions &O,
     Single.Ok = true;
     Single.F = Given->Model.Pieces[0].F;
     Single.Stats = Given->Stats[0];
-    for (const FitReport::CandidateBounds &B : Given->Shortlist)
-      Single.Shortlist.push_back({B.Num, B.NumTotal, B.Den, B.MonomialDen});
+    Single.Shortlist = Given->Shortlist;
   } else {
     Single = selectModel(Cx, All, {});
   }
@@ -1122,9 +1117,7 @@ FitReport fitQuantity(const FitProblem &P, const FitOptions &O,
                           "(total degree within it)");
     }
   }
-  for (const CandidateKey &K : Single.Shortlist)
-    Rep.Shortlist.push_back(
-        {std::get<0>(K), std::get<2>(K), std::get<1>(K), std::get<3>(K)});
+  Rep.Shortlist = Single.Shortlist;
   Rep.SingleHeldOut = Single.Stats.HeldOutError;
   Rep.HeldOut = Single.Stats.HeldOutError;
   Rep.Model.Pieces.push_back({std::nullopt, Single.F});
@@ -1173,15 +1166,8 @@ FitReport fitQuantity(const FitProblem &P, const FitOptions &O,
         (Splits[I].holds(P.X[R].data()) ? In : Out).push_back(R);
       Selection A = selectModel(Cx, In, {{Splits[I], true}}, false, &Only);
       Selection B = selectModel(Cx, Out, {{Splits[I], false}}, false, &Only);
-      double Score = INFINITY;
-      if (A.Ok && B.Ok)
-        Score = std::sqrt((A.Stats.HeldOutError * A.Stats.HeldOutError *
-                               A.Stats.HeldOutSamples +
-                           B.Stats.HeldOutError * B.Stats.HeldOutError *
-                               B.Stats.HeldOutSamples) /
-                          double(A.Stats.HeldOutSamples +
-                                 B.Stats.HeldOutSamples));
-      Screened.push_back({Score, I});
+      Screened.push_back(
+          {A.Ok && B.Ok ? piecesHeldOut(A.Stats, B.Stats) : INFINITY, I});
     }
     std::stable_sort(Screened.begin(), Screened.end(),
                      [](const auto &A, const auto &B) {
@@ -1208,11 +1194,7 @@ FitReport fitQuantity(const FitProblem &P, const FitOptions &O,
     if (!B.Ok)
       continue;
     bool BothExact = A.F.Exact && B.F.Exact;
-    double SumSq =
-        A.Stats.HeldOutError * A.Stats.HeldOutError * A.Stats.HeldOutSamples +
-        B.Stats.HeldOutError * B.Stats.HeldOutError * B.Stats.HeldOutSamples;
-    double Score = std::sqrt(
-        SumSq / double(A.Stats.HeldOutSamples + B.Stats.HeldOutSamples));
+    double Score = piecesHeldOut(A.Stats, B.Stats);
     unsigned Unknowns = A.Stats.Unknowns + B.Stats.Unknowns;
     bool Better;
     if (BothExact != BestExact)

@@ -110,6 +110,10 @@ struct Context {
 // Solvers (LeastSquaresFit.cpp)
 //===----------------------------------------------------------------------===//
 
+/// Column norms of \p A; each column is divided by its norm (zero columns
+/// are left alone and get norm 1).
+std::vector<double> normaliseColumns(Matrix &A);
+
 /// Q or P of a function at row \p I of \p D.
 double sumAt(const Design &D, const std::vector<Exponents> &Terms,
              const std::vector<double> &Coef, size_t I);

@@ -34,9 +34,7 @@ Design makeDesign(const FitProblem &P, const RowSet &Rows,
   return D;
 }
 
-/// Column norms of A; each column is divided by its norm (zero columns are
-/// left alone and get norm 1).
-static std::vector<double> normaliseColumns(Matrix &A) {
+std::vector<double> normaliseColumns(Matrix &A) {
   std::vector<double> Norm(size_t(A.Cols), 1.0);
   for (int C = 0; C < A.Cols; ++C) {
     double *Col = A.column(C);

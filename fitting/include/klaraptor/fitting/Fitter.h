@@ -17,6 +17,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace klaraptor {
@@ -158,6 +159,10 @@ struct FitReport {
     std::vector<unsigned> Num, Den;
     unsigned NumTotal = 0;
     bool MonomialDen = false;
+    friend bool operator<(const CandidateBounds &A, const CandidateBounds &B) {
+      return std::tie(A.Num, A.NumTotal, A.Den, A.MonomialDen) <
+             std::tie(B.Num, B.NumTotal, B.Den, B.MonomialDen);
+    }
   };
   /// The single function's candidates of least held-out error, best first
   /// (at most FitOptions::ScreenCandidates): what splits are screened with.
