@@ -44,7 +44,11 @@ public:
     std::snprintf(Buf, sizeof(Buf), "%a", V);
     token(Buf);
   }
-  void field(std::string &V) { token(std::to_string(V.size()) + ":" + V); }
+  void field(std::string &V) {
+    if (!Out.empty())
+      Out += ' ';
+    appendCounted(Out, V);
+  }
   void field(Mpq &V) {
     std::string S = V.str();
     field(S);
@@ -132,19 +136,9 @@ public:
       ++Pos;
     }
     ++Token;
-    size_t Colon = In.find(':', Pos);
-    if (Colon == std::string::npos || Colon == Pos || Colon - Pos > 9)
-      return fail("expected LENGTH:TEXT");
-    size_t N = 0;
-    for (size_t I = Pos; I < Colon; ++I) {
-      if (In[I] < '0' || In[I] > '9')
-        return fail("expected LENGTH:TEXT");
-      N = N * 10 + size_t(In[I] - '0');
-    }
-    if (N > In.size() - Colon - 1)
-      return fail("the text is shorter than its length");
-    V = In.substr(Colon + 1, N);
-    Pos = Colon + 1 + N;
+    std::string Why;
+    if (!readCounted(In, Pos, V, Why))
+      fail(Why);
   }
   void field(Mpq &V) {
     std::string S;
@@ -309,6 +303,34 @@ template <typename IO> void visit(IO &S, FitReport &R) {
 }
 
 } // namespace
+
+void appendCounted(std::string &Out, const std::string &S) {
+  Out += std::to_string(S.size());
+  Out += ':';
+  Out += S;
+}
+
+bool readCounted(const std::string &In, size_t &Pos, std::string &Out,
+                 std::string &Why) {
+  size_t Colon = In.find(':', Pos);
+  Why = "expected LENGTH:TEXT";
+  if (Colon == std::string::npos || Colon == Pos || Colon - Pos > 9)
+    return false;
+  size_t N = 0;
+  for (size_t I = Pos; I < Colon; ++I) {
+    if (In[I] < '0' || In[I] > '9')
+      return false;
+    N = N * 10 + size_t(In[I] - '0');
+  }
+  if (N > In.size() - Colon - 1) {
+    Why = "the text is shorter than its length";
+    return false;
+  }
+  Out = In.substr(Colon + 1, N);
+  Pos = Colon + 1 + N;
+  Why.clear();
+  return true;
+}
 
 std::string fitOptionsText(const FitOptions &Opt) {
   Writer W;

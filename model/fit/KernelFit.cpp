@@ -1364,8 +1364,10 @@ bool fitKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Kernel,
 std::string FitCache::save() const {
   std::string Out;
   for (const auto &[Slot, E] : Slots)
-    for (const std::string *T : {&Slot, &E.Hash, &E.Report})
-      Out += std::to_string(T->size()) + ":" + *T + "\n";
+    for (const std::string *T : {&Slot, &E.Hash, &E.Report}) {
+      appendCounted(Out, *T);
+      Out += '\n';
+    }
   return Out;
 }
 
@@ -1373,19 +1375,11 @@ bool FitCache::load(const std::string &Text) {
   Slots.clear();
   size_t Pos = 0;
   auto Next = [&](std::string &Out) {
-    size_t Colon = Text.find(':', Pos);
-    if (Colon == std::string::npos || Colon == Pos || Colon - Pos > 12)
+    std::string Why;
+    if (!readCounted(Text, Pos, Out, Why) || Pos >= Text.size() ||
+        Text[Pos] != '\n')
       return false;
-    size_t N = 0;
-    for (size_t I = Pos; I < Colon; ++I) {
-      if (Text[I] < '0' || Text[I] > '9')
-        return false;
-      N = N * 10 + size_t(Text[I] - '0');
-    }
-    if (N >= Text.size() - Colon || Text[Colon + 1 + N] != '\n')
-      return false;
-    Out = Text.substr(Colon + 1, N);
-    Pos = Colon + 2 + N;
+    ++Pos;
     return true;
   };
   while (Pos < Text.size()) {

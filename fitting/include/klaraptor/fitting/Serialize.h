@@ -26,6 +26,16 @@ std::string saveFitReport(const FitReport &R);
 /// for anything else; \p R is then unspecified.
 bool loadFitReport(const std::string &Text, FitReport &R, std::string &Error);
 
+/// Appends \p S to \p Out as LENGTH:TEXT, the form of every string of a
+/// saved report (and of model/fit's fit cache).
+void appendCounted(std::string &Out, const std::string &S);
+
+/// Reads LENGTH:TEXT at \p Pos of \p In into \p Out and moves \p Pos past
+/// it. False, \p Pos unchanged and \p Why set ("expected LENGTH:TEXT", "the
+/// text is shorter than its length") when what is there is not one.
+bool readCounted(const std::string &In, size_t &Pos, std::string &Out,
+                 std::string &Why);
+
 /// Every option of \p O as text: two options give the same text exactly
 /// when they fit alike (a cache keyed by it must see every field, so a field
 /// added to FitOptions is added here).
