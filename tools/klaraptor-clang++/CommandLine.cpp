@@ -19,18 +19,23 @@ using namespace llvm;
 
 namespace klaraptor {
 
-bool isSupportedGpuArch(StringRef Arch) {
+std::optional<unsigned> gpuArchNumber(StringRef Arch) {
   if (!Arch.consume_front("sm_"))
-    return false;
+    return std::nullopt;
   if (Arch.ends_with("a") || Arch.ends_with("f"))
     Arch = Arch.drop_back();
   if (Arch.empty() || Arch.front() == '0' || !all_of(Arch, isDigit))
-    return false;
+    return std::nullopt;
   unsigned Number = 0;
   if (Arch.getAsInteger(10, Number))
-    return false;
+    return std::nullopt;
+  return Number;
+}
+
+bool isSupportedGpuArch(StringRef Arch) {
   // CUDA 13 dropped everything before Turing.
-  return Number >= 75;
+  std::optional<unsigned> Number = gpuArchNumber(Arch);
+  return Number && *Number >= 75;
 }
 
 std::string nvccStandard(StringRef Std) {

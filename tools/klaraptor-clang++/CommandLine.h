@@ -109,6 +109,9 @@ using EnvLookup = std::optional<std::string> (*)(llvm::StringRef Name);
 llvm::Expected<CommandLine> parseCommandLine(llvm::ArrayRef<std::string> Args,
                                              EnvLookup Env);
 
+/// NN of \p Arch when it is sm_NN, sm_NNa or sm_NNf, else nothing.
+std::optional<unsigned> gpuArchNumber(llvm::StringRef Arch);
+
 /// True when \p Arch is sm_NN, sm_NNa or sm_NNf with NN >= 75 (CUDA 13).
 bool isSupportedGpuArch(llvm::StringRef Arch);
 

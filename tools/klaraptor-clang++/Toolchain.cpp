@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "Toolchain.h"
 
+#include "CommandLine.h"
 #include "Config.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -137,15 +138,9 @@ std::vector<std::string> Toolchain::hostArchs(ArrayRef<std::string> Archs) {
 
 std::string Toolchain::cudaArchList(ArrayRef<std::string> Archs) {
   std::set<unsigned> Numbers;
-  for (const std::string &Arch : Archs) {
-    StringRef Digits = StringRef(Arch).drop_until([](char C) {
-      return C >= '0' && C <= '9';
-    });
-    Digits = Digits.take_while([](char C) { return C >= '0' && C <= '9'; });
-    unsigned N = 0;
-    if (!Digits.getAsInteger(10, N) && N > 0)
-      Numbers.insert(N * 10);
-  }
+  for (const std::string &Arch : Archs)
+    if (std::optional<unsigned> N = gpuArchNumber(Arch))
+      Numbers.insert(*N * 10);
   std::string List;
   for (unsigned N : Numbers)
     List += (List.empty() ? "" : ",") + std::to_string(N);
