@@ -240,7 +240,7 @@ bool fitKernel(profiledb::ProfileDb &Db, const profiledb::KernelRow &Kernel,
 /// Fit reports kept between runs of the tools. A slot is one fit of one
 /// quantity (its scale, idle cost, samples and phase); it holds the hash of
 /// everything the fit read (the samples' values, the fit options, the
-/// klaraptor executable itself) and the saved report
+/// klaraptor executable's file: buildIdentity) and the saved report
 /// (fitting::saveFitReport). A slot whose hash matches is reused, any other
 /// is fitted again and replaced. fitKernel keeps one cache per kernel in
 /// the profile database (meta key `fit_cache:KERNEL`, not exported into
