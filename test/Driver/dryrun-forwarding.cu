@@ -29,7 +29,7 @@
 // RUN: %klaraptor-clangxx --klaraptor-dryrun -c %s -iquote /quote-dir -include-pch %t.pch \
 // RUN:     -isystem-after /after-dir -idirafter /dirafter-dir | FileCheck %s --check-prefix=CLANG-ONLY
 // CLANG-ONLY: nvcc
-// CLANG-ONLY-NOT: -dir
+// CLANG-ONLY-NOT: {{-dir( |$)}}
 // CLANG-ONLY: clang++ -x cuda {{.*}} -iquote /quote-dir -include-pch {{[^ ]+}}.pch -isystem-after /after-dir -idirafter /dirafter-dir -I
 
 // nvcc has no C++23: device code is compiled as C++20, with a warning.
