@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <map>
 #include <thread>
@@ -99,6 +100,45 @@ double sampleValue(const profiledb::SampleRow &S, const std::string &Name) {
   if (Name == "registers_per_thread")
     return double(S.Registers);
   return 0;
+}
+
+/// The factor C with Q[i] = C * P[i] in every sample (to rounding), if
+/// there is one and it is not 0.
+std::optional<double> constantFactor(const std::vector<double> &P,
+                                     const std::vector<double> &Q) {
+  double C = 0;
+  for (size_t I = 0; I < P.size() && C == 0; ++I)
+    if (P[I] != 0)
+      C = Q[I] / P[I];
+  if (!(C != 0) || !std::isfinite(C))
+    return std::nullopt;
+  for (size_t I = 0; I < P.size(); ++I) {
+    double Want = C * P[I];
+    if (!(std::fabs(Q[I] - Want) <=
+          1e-12 * std::max(std::fabs(Q[I]), std::fabs(Want))))
+      return std::nullopt;
+  }
+  return C;
+}
+
+/// Whether \p Q's fit can be multiplied by a factor as it is: no piece has
+/// an exact form (exact coefficients would have to stay exact).
+bool scalableFit(const FittedQuantity &Q) {
+  if (Q.IsConstant)
+    return false;
+  for (const fitting::Piece &P : Q.Report.Model.Pieces)
+    if (P.F.Exact)
+      return false;
+  return !Q.Report.Model.Pieces.empty();
+}
+
+/// Multiplies a (scalable) fitted quantity by \p C: its numerators and its
+/// idle-warp value.
+void scaleFittedQuantity(FittedQuantity &Q, double C) {
+  Q.IdleWarp *= C;
+  for (fitting::Piece &P : Q.Report.Model.Pieces)
+    for (double &K : P.F.NumCoef)
+      K *= C;
 }
 
 /// The warps with a thread inside the extents \p E of a launch with block
@@ -732,6 +772,9 @@ std::string KernelFit::json() const {
       S += ", \"idle_warp\": " + jsonNumber(Q.IdleWarp);
     if (!std::isnan(Q.TotalHeldOut))
       S += ", \"total_held_out\": " + jsonNumber(Q.TotalHeldOut);
+    if (!Q.MultipleOf.empty())
+      S += ", \"multiple_of\": " + jsonString(Q.MultipleOf) +
+           ", \"factor\": " + jsonNumber(Q.Factor);
     S += "}";
   }
   S += ",\n    {\"name\": \"blocks\", \"form\": " + jsonString(Blocks->str()) +
@@ -1182,7 +1225,30 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
         return;
     }
   };
+  // A quantity that is a fixed multiple of an earlier one in every sample
+  // (a stencil's 7 loads per store) is that one's fit times the factor:
+  // relative errors, and so the selection, do not depend on the factor.
+  // Exact fits are cheap and keep their own exact form, so such a quantity
+  // is fitted itself when its source is exact.
+  std::vector<int> SourceOf(Names.size(), -1);
+  std::vector<double> FactorOf(Names.size(), 0.0);
   {
+    std::vector<std::vector<double>> Ys(Names.size());
+    for (size_t QI = 0; QI < Names.size(); ++QI)
+      for (const profiledb::SampleRow *S : Used)
+        Ys[QI].push_back(sampleValue(*S, Names[QI]));
+    for (size_t QI = 0; QI < Names.size(); ++QI)
+      for (size_t PI = 0; PI < QI && SourceOf[QI] < 0; ++PI) {
+        if (SourceOf[PI] >= 0)
+          continue;
+        std::optional<double> C = constantFactor(Ys[PI], Ys[QI]);
+        if (C) {
+          SourceOf[QI] = int(PI);
+          FactorOf[QI] = *C;
+        }
+      }
+  }
+  auto RunPool = [&](const std::vector<size_t> &Work) {
     unsigned Threads = std::max(1u, std::thread::hardware_concurrency());
     if (const char *T = std::getenv("KLARAPTOR_FIT_THREADS")) {
       char *End = nullptr;
@@ -1190,18 +1256,42 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       if (*T && !*End && V >= 1 && V <= 256)
         Threads = unsigned(V);
     }
-    Threads = unsigned(std::min<size_t>(Threads, Names.size()));
+    Threads = unsigned(std::min<size_t>(Threads, Work.size()));
     std::atomic<size_t> Next{0};
-    auto Work = [&] {
-      for (size_t I; (I = Next.fetch_add(1)) < Names.size();)
-        FitOne(I);
+    auto Run = [&] {
+      for (size_t I; (I = Next.fetch_add(1)) < Work.size();)
+        FitOne(Work[I]);
     };
     std::vector<std::thread> Pool;
     for (unsigned T = 1; T < Threads; ++T)
-      Pool.emplace_back(Work);
-    Work();
+      Pool.emplace_back(Run);
+    Run();
     for (std::thread &T : Pool)
       T.join();
+  };
+  {
+    std::vector<size_t> First, Second;
+    for (size_t QI = 0; QI < Names.size(); ++QI)
+      if (SourceOf[QI] < 0)
+        First.push_back(QI);
+    RunPool(First);
+    for (size_t QI = 0; QI < Names.size(); ++QI) {
+      if (SourceOf[QI] < 0)
+        continue;
+      const QuantityResult &Src = Results[size_t(SourceOf[QI])];
+      if (!Src.Error.empty() || !scalableFit(Src.Q)) {
+        Second.push_back(QI);
+        continue;
+      }
+      QuantityResult &Res = Results[QI];
+      Res.Q = Src.Q;
+      Res.Q.Name = Names[QI];
+      Res.Q.Report.Model.Target = Names[QI];
+      scaleFittedQuantity(Res.Q, FactorOf[QI]);
+      Res.Q.MultipleOf = Src.Q.Name;
+      Res.Q.Factor = FactorOf[QI];
+    }
+    RunPool(Second);
   }
   std::set<std::string> SeenWarnings;
   for (QuantityResult &R : Results) {

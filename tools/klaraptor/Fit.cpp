@@ -147,6 +147,11 @@ void printTable(const KernelFit &F, const std::string &File) {
   else
     std::printf("  agreement: no sample with a positive measured and "
                 "predicted time\n");
+  for (const FittedQuantity &Q : F.Quantities)
+    if (!Q.MultipleOf.empty())
+      std::printf("  note: %s is %.6g times %s in every sample: its fit is "
+                  "that one's, scaled\n",
+                  Q.Name.c_str(), Q.Factor, Q.MultipleOf.c_str());
   for (const std::string &W : F.Warnings)
     std::printf("  note: %s\n", W.c_str());
   if (!File.empty())

@@ -3,7 +3,7 @@
 docs/profile-db.md) whose metrics follow known formulas, for the tests of
 `klaraptor fit`.
 
-  make-db.py OUT.db [--kind saxpy|few|empty|nodevice|mixed] [--device NAME]
+  make-db.py OUT.db [--kind saxpy|few|empty|nodevice|mixed|ceil|ratio] [--device NAME]
 
 saxpy: kernel _Z5saxpyPfPKffi with the spec of examples/saxpy's pragma
 (data N, free bx, grid ceildiv(N, bx)); N in 1024..32768, bx in 32..1024;
@@ -160,7 +160,19 @@ def grid_metrics(r, c, bx, by):
     }
 
 
-def write_grid(db):
+def ratio_metrics(r, c, bx, by):
+    """The grid kernel with stores that no rational function fits (a
+    wobble of up to 1 % by shape) and exactly 7 loads per store, as in a
+    7-point stencil."""
+    m = grid_metrics(r, c, bx, by)
+    stores = m["global_store_requests"] * (1 + 0.001 * ((7 * r + 3 * bx + by) % 11))
+    m["global_store_requests"] = stores
+    m["global_load_requests"] = 7 * stores
+    return m
+
+
+def write_grid(db, metrics=None):
+    metrics = metrics or grid_metrics
     db.execute("INSERT INTO runs (command_line, sizes, status) "
                "VALUES ('synthetic', '{}', 'ok')")
     db.execute("INSERT INTO kernels (name, spec, spec_hash) VALUES (?,?,?)",
@@ -177,7 +189,7 @@ def write_grid(db):
             (data, -(-c // 32), -(-r // 8)))
         launch = cur.lastrowid
         for bx, by in shapes:
-            m = grid_metrics(r, c, bx, by)
+            m = metrics(r, c, bx, by)
             t = 1500 + m["inst_executed"] / 50.0
             cur = db.execute(
                 "INSERT INTO samples (launch_id, block_x, block_y, block_z,"
@@ -194,7 +206,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--kind", default="saxpy",
                     choices=["saxpy", "few", "empty", "nodevice", "mixed",
-                             "ceil"])
+                             "ceil", "ratio"])
     ap.add_argument("--device", default="h100-sxm")
     a = ap.parse_args()
     if os.path.exists(a.out):
@@ -207,6 +219,8 @@ def main():
         db.execute("INSERT INTO meta VALUES (?, ?)", (k, v))
     if a.kind == "ceil":
         write_grid(db)
+    elif a.kind == "ratio":
+        write_grid(db, ratio_metrics)
     elif a.kind != "empty":  # saxpy, few, nodevice, mixed
         db.execute("INSERT INTO runs (command_line, sizes, status) "
                    "VALUES ('synthetic', '{}', 'ok')")

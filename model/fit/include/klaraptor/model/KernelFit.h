@@ -87,6 +87,11 @@ struct FittedQuantity {
   /// The held-out error of the total's own fit when another scale was chosen
   /// (NaN when the total was chosen or not fitted).
   double TotalHeldOut = NAN;
+  /// Not empty: this quantity was Factor times the quantity MultipleOf in
+  /// every sample, and its fit is that one's fit times Factor (not fitted
+  /// again).
+  std::string MultipleOf;
+  double Factor = 1;
   /// Whether the quantity is known exactly (constant or exact fit).
   bool exact() const { return IsConstant || Report.Model.exact(); }
   /// RMS relative residual on the training samples (0 for a constant), of
