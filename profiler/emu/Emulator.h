@@ -136,6 +136,9 @@ struct LaunchOptions {
   /// engine simulates), without running the rest of the grid.
   uint64_t StridedBlocks = 0;
   uint64_t BlockStride = 1;
+  /// With StridedBlocks: also the StridedBlocks blocks SecondStride,
+  /// SecondStride + BlockStride, ... (below the grid's size); ~0: none.
+  uint64_t SecondStride = ~uint64_t(0);
   /// Host threads that run blocks in parallel (results do not depend on it).
   unsigned HostThreads = 1;
   LaunchMetrics *Metrics = nullptr; ///< filled when not null

@@ -919,8 +919,14 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
   uint64_t Count = Total;
   const uint64_t Stride = std::max<uint64_t>(O.BlockStride, 1);
   const bool Strided = !Sampled && O.StridedBlocks > 0;
-  if (Strided)
-    Count = std::min<uint64_t>(O.StridedBlocks, (Total + Stride - 1) / Stride);
+  uint64_t FirstSetCount = 0;
+  if (Strided) {
+    Count = FirstSetCount =
+        std::min<uint64_t>(O.StridedBlocks, (Total + Stride - 1) / Stride);
+    if (O.SecondStride < Total)
+      Count += std::min<uint64_t>(
+          O.StridedBlocks, (Total - O.SecondStride + Stride - 1) / Stride);
+  }
   if (Sampled) {
     Count = O.SampleBlocks;
     Blocks.resize(Count);
@@ -947,7 +953,12 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
         uint64_t K = Next.fetch_add(1);
         if (K >= Count)
           break;
-        uint64_t Linear = Sampled ? Blocks[K] : Strided ? K * Stride : K;
+        uint64_t Linear =
+            Sampled   ? Blocks[K]
+            : Strided ? (K < FirstSetCount
+                             ? K * Stride
+                             : O.SecondStride + (K - FirstSetCount) * Stride)
+                      : K;
         try {
           W.runBlock(Linear);
         } catch (EmuFault &F) {

@@ -1055,20 +1055,24 @@ emu::LaunchResult Runtime::runMeasured(const LaunchRequest &R,
       size_t(std::max(D->SharedMemPerBlockOptin, D->SharedMemPerBlock));
   if (WantMetrics)
     O.Metrics = &M.Metrics;
-  // The estimate traces the blocks of one wave of one SM of this launch.
+  // The estimate traces the blocks of one wave of two SMs of this launch.
   M.TP = WantTrace ? timingParams() : nullptr;
   M.Prog = M.TP ? timing::kernelProgram(*F.Module->M, F.Name) : nullptr;
   if (M.Prog) {
     devices::Occupancy Occ = devices::computeOccupancy(
         *D, F.resources(), int64_t(R.Block.count()), int64_t(R.DynamicShared));
     if (Occ.ActiveBlocks > 0) {
-      // SM 0's first-wave blocks; with KLARAPTOR_EMU_SAMPLE those may not
-      // run, so the first sampled blocks stand in for them.
+      // The two SMs' blocks of the estimate (timing::EstimatedBlocks); with
+      // KLARAPTOR_EMU_SAMPLE those may not run, so the first sampled blocks
+      // stand in for them.
       const bool Sampling = SampleBlocks && SampleBlocks < R.Grid.count();
       const timing::TimingParams *TP = timingParams();
-      M.Trace = std::make_unique<timing::TraceCollector>(
-          timing::blocksOnOneSm(*D, R.Grid.count(), Occ.ActiveBlocks),
-          Sampling ? 0 : timing::smStride(*D), TP && TP->cacheModel());
+      timing::EstimatedBlocks B =
+          timing::estimatedBlocks(*D, R.Grid.count(), Occ.ActiveBlocks);
+      M.Trace = Sampling ? std::make_unique<timing::TraceCollector>(
+                               B.PerSm, 0, TP && TP->cacheModel())
+                         : std::make_unique<timing::TraceCollector>(
+                               B, TP && TP->cacheModel());
       O.Trace = M.Trace.get();
     }
   }

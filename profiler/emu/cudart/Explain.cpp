@@ -8,7 +8,7 @@
 /// fastest of its admissible candidates. The candidates come from
 /// libklaraptor_rt (klaraptor_candidates, found with dlsym so nothing links
 /// differently). Candidates are estimated before the real launch, each on
-/// one SM's wave of blocks; every allocation and the module's registered
+/// two SMs' waves of blocks; every allocation and the module's registered
 /// variables are saved before and restored after each estimate, so the
 /// program's memory is what it would have been without the explanation.
 /// `klaraptor explain` (tools/klaraptor/Explain.cpp) prints the file.
@@ -16,6 +16,7 @@
 #include "EmuRuntime.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdarg>
@@ -129,8 +130,9 @@ std::string Runtime::explainShape(const char *Title, const Function &F,
                       uint64_t(Block.count()));
   S += "    estimated time: " + timeText(E.Ns) +
        fmt(" (%.0f cycles per wave x %" PRIu64 " waves, %" PRIu64
-           " blocks simulated)\n",
-           E.CyclesPerWave, E.Waves, E.BlocksSimulated);
+           " blocks simulated on %s)\n",
+           E.CyclesPerWave, E.Waves, E.BlocksSimulated,
+           std::isnan(E.OtherCycles) ? "1 SM" : "2 SMs, the slower counts");
   int64_t MaxWarps = D.maxWarpsPerMultiProcessor();
   int64_t Warps = E.Occ.ActiveBlocks * E.Occ.WarpsPerBlock;
   S += fmt("    occupancy: %" PRId64 " blocks/SM, %" PRId64 " of %" PRId64
@@ -183,17 +185,17 @@ bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
     Why = std::string("the block does not fit on an SM (") + Occ.Limiter + ")";
     return false;
   }
-  uint64_t N = timing::blocksOnOneSm(D, Grid.count(), Occ.ActiveBlocks);
-  timing::TraceCollector C(N, timing::smStride(D), TP->cacheModel());
+  timing::EstimatedBlocks B =
+      timing::estimatedBlocks(D, Grid.count(), Occ.ActiveBlocks);
+  timing::TraceCollector C(B, TP->cacheModel());
   emu::LaunchOptions O;
   O.Grid = Grid;
   O.Block = Block;
   O.DynamicSharedBytes = R.DynamicShared;
   O.Args = R.Args;
-  // Only SM 0's first-wave blocks (0, S, 2S, ...), the ones a traced launch
-  // of the whole grid hands the collector too.
-  O.StridedBlocks = N;
-  O.BlockStride = timing::smStride(D);
+  // Only the two SMs' blocks the estimate simulates, the ones a traced
+  // launch of the whole grid hands the collector too.
+  timing::runOnly(B, O);
   O.HostThreads = HostThreads;
   O.MaxThreadsPerBlock = uint32_t(D.MaxThreadsPerBlock);
   O.MaxSharedBytesPerBlock =
@@ -213,7 +215,8 @@ bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
                                  R.DynamicShared, Regions, E, Why))
     return false;
   if (W)
-    *W = std::make_unique<timing::SmWorkload>(timing::buildWorkload(*Prog, C));
+    *W = std::make_unique<timing::SmWorkload>(
+        timing::buildWorkload(*Prog, C, E.Set));
   return true;
 }
 
@@ -330,7 +333,7 @@ void Runtime::explainOwn(const LaunchRequest &R,
                                    *TP, R.Grid, R.Block, R.DynamicShared, 3, E,
                                    Why);
     if (Ok) {
-      timing::SmWorkload W = timing::buildWorkload(*Prog, *Trace);
+      timing::SmWorkload W = timing::buildWorkload(*Prog, *Trace, E.Set);
       S += explainShape("own shape", F, E, &W, R.Grid, R.Block);
     }
   } else if (!TP) {

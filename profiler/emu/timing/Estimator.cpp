@@ -13,6 +13,7 @@
 #include "Program.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -111,15 +112,30 @@ bool timingParamsFor(const devices::DeviceProfile &D, TimingParams &P,
 // Traces and workloads
 //===----------------------------------------------------------------------===//
 
+int TraceCollector::setOf(uint64_t Linear) const {
+  if (Linear % Stride == 0 && Linear / Stride < MaxBlocks)
+    return 0;
+  if (SecondStart != EstimatedBlocks::None && Linear >= SecondStart &&
+      (Linear - SecondStart) % Stride == 0 &&
+      (Linear - SecondStart) / Stride < MaxBlocks)
+    return 1;
+  return -1;
+}
+
+bool TraceCollector::twoSets() const { return Kept[1] > 0; }
+
 std::vector<emu::TraceEvent> *TraceCollector::traceBlock(uint64_t Linear,
                                                          uint32_t Warps) {
-  if (Stride && (Linear % Stride != 0 || Linear / Stride >= MaxBlocks))
+  int Set = Stride ? setOf(Linear) : 0;
+  if (Set < 0)
     return nullptr;
   std::lock_guard<std::mutex> G(M);
-  if (Blocks.size() >= MaxBlocks)
+  if (Kept[Set] >= MaxBlocks)
     return nullptr;
+  ++Kept[Set];
   auto B = std::make_unique<Block>();
   B->Linear = Linear;
+  B->Set = unsigned(Set);
   B->Warps.resize(Warps);
   if (KeepSectors)
     B->Sectors.resize(Warps);
@@ -222,8 +238,8 @@ std::string baseName(const std::string &Path) {
 
 } // namespace
 
-SmWorkload buildWorkload(const emu::KernelProgram &P,
-                         const TraceCollector &C) {
+SmWorkload buildWorkload(const emu::KernelProgram &P, const TraceCollector &C,
+                         int Set) {
   SmWorkload W;
   // Registers, then predicates (describe()).
   W.NumRegs = std::max<uint32_t>(P.NumSlots + P.NumPreds, 1);
@@ -298,7 +314,8 @@ SmWorkload buildWorkload(const emu::KernelProgram &P,
   // thread ran which.
   std::vector<const TraceCollector::Block *> Bs;
   for (const auto &B : C.Blocks)
-    Bs.push_back(B.get());
+    if (Set < 0 || B->Set == unsigned(Set))
+      Bs.push_back(B.get());
   std::sort(Bs.begin(), Bs.end(), [](auto *X, auto *Y) {
     return X->Linear < Y->Linear;
   });
@@ -352,6 +369,30 @@ uint64_t blocksOnOneSm(const devices::DeviceProfile &D, uint64_t Blocks,
   return std::min<uint64_t>(PerSm, uint64_t(std::max<int64_t>(Resident, 1)));
 }
 
+EstimatedBlocks estimatedBlocks(const devices::DeviceProfile &D,
+                                uint64_t Blocks, int64_t Resident) {
+  EstimatedBlocks B;
+  B.Stride = smStride(D);
+  B.PerSm = blocksOnOneSm(D, Blocks, Resident);
+  uint64_t S = B.Stride;
+  if (S < 2 || Blocks < 2)
+    return B;
+  uint64_t PerWave = uint64_t(std::max<int64_t>(Resident, 1)) * S;
+  uint64_t Sm = (S / 2) | 1; // odd, below S
+  uint64_t Wave = (Blocks / 2) / PerWave;
+  uint64_t Start = Wave * PerWave + Sm;
+  if (Start < Blocks)
+    B.Start[1] = Start;
+  return B;
+}
+
+void runOnly(const EstimatedBlocks &B, emu::LaunchOptions &O) {
+  O.SampleBlocks = 0;
+  O.StridedBlocks = B.PerSm;
+  O.BlockStride = B.Stride;
+  O.SecondStride = B.Start[1];
+}
+
 bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
                        const devices::DeviceProfile &D,
                        const devices::KernelResources &K,
@@ -375,12 +416,27 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
   uint64_t SMs = D.MultiProcessorCount > 0 ? uint64_t(D.MultiProcessorCount) : 1;
   uint64_t PerWave = uint64_t(E.ResidentBlocks) * SMs;
   E.Waves = (E.Blocks + PerWave - 1) / PerWave;
-  SmWorkload W = buildWorkload(P, C);
-  E.BlocksSimulated = W.NumBlocks;
+  // With two SMs' blocks, the slower SM's (EstimatedBlocks).
+  SmWorkload W;
+  SimResult R;
+  E.OtherCycles = NAN;
+  if (C.twoSets()) {
+    SmWorkload W0 = buildWorkload(P, C, 0), W1 = buildWorkload(P, C, 1);
+    SimResult R0 = simulate(W0, TP), R1 = simulate(W1, TP);
+    E.BlocksSimulated = W0.NumBlocks + W1.NumBlocks;
+    E.Set = R1.Cycles > R0.Cycles ? 1 : 0;
+    E.OtherCycles = E.Set ? R0.Cycles : R1.Cycles;
+    W = std::move(E.Set ? W1 : W0);
+    R = E.Set ? R1 : R0;
+  } else {
+    W = buildWorkload(P, C);
+    E.BlocksSimulated = W.NumBlocks;
+    if (Regions == 0)
+      R = simulate(W, TP);
+  }
   if (Regions != 0) {
     E.A = analyze(W, TP, Regions > 0 ? unsigned(Regions) : 0);
   } else {
-    SimResult R = simulate(W, TP);
     E.A.Base = R;
     E.A.Cycles = R.Cycles;
     E.A.Issued = R.Issued;
@@ -410,12 +466,11 @@ bool estimateLaunch(emu::Module &M, std::string_view Kernel,
   }
   devices::Occupancy Occ = devices::computeOccupancy(
       D, K, int64_t(O.Block.count()), int64_t(O.DynamicSharedBytes));
-  uint64_t N = blocksOnOneSm(D, O.Grid.count(), Occ.ActiveBlocks);
-  TraceCollector C(N, smStride(D), TP.cacheModel());
+  EstimatedBlocks B =
+      estimatedBlocks(D, O.Grid.count(), Occ.ActiveBlocks);
+  TraceCollector C(B, TP.cacheModel());
   O.Trace = &C;
-  O.SampleBlocks = 0;
-  O.StridedBlocks = N;
-  O.BlockStride = smStride(D);
+  runOnly(B, O);
   O.Metrics = nullptr;
   emu::LaunchResult R = M.launch(Kernel, O);
   if (R.Status != emu::LaunchStatus::Ok) {

@@ -6,14 +6,17 @@
 ///   resident  = occupancy(device, kernel, block)         (blocks per SM)
 ///   onSm      = min(resident, ceil(blocks / SMs))
 ///   waves     = ceil(blocks / (resident * SMs))
-///   cycles    = simulate(the warps of `onSm` traced blocks)   TimingModel.h
+///   cycles    = the slower of simulate(the warps of `onSm` traced blocks)
+///               for two SMs                               TimingModel.h
 ///   ns        = cycles * waves / clock + launch overhead
 ///
-/// Only `onSm` blocks are traced: those SM 0 receives in the first wave when
-/// blocks are handed out round-robin, linear ids 0, S, 2S, ... (S = SMs).
+/// Only 2 x `onSm` blocks are traced: those SM 0 receives in the first wave
+/// when blocks are handed out round-robin, linear ids 0, S, 2S, ... (S =
+/// SMs), and those of a middle SM in the middle wave (EstimatedBlocks).
 /// TraceCollector is an emu::TraceSink that keeps exactly those;
-/// estimateLaunch() runs just those blocks (LaunchOptions::StridedBlocks), so
-/// an estimate at a large data size costs one wave of one SM; the emulated
+/// estimateLaunch() runs just those blocks (LaunchOptions::StridedBlocks,
+/// SecondStride), so an estimate at a large data size costs one wave of two
+/// SMs; the emulated
 /// runtime instead traces the launch it runs anyway, and both see the same
 /// blocks. docs/timing.md.
 //===----------------------------------------------------------------------===//
@@ -46,6 +49,23 @@ bool timingParamsFor(const devices::DeviceProfile &D, TimingParams &P,
 /// clock).
 TimingParams builtinTimingParams(const devices::DeviceProfile &D);
 
+/// The blocks an estimate simulates: the ones two SMs receive when blocks
+/// are handed out round-robin (linear ids Start, Start + Stride, ...; Stride
+/// = the number of SMs), PerSm of each. Set 0 is SM 0's first wave; set 1 is
+/// the wave holding the grid's middle block, on an odd-numbered SM near the
+/// middle (an odd start never falls on the first column of a grid whose
+/// width is a power of two). The launch lasts as long as its busiest SM, so
+/// the estimate takes the slower of the two: SM 0's first blocks alone can
+/// be border blocks that do nothing (a 1x1024 block on column 0).
+struct EstimatedBlocks {
+  static constexpr uint64_t None = ~uint64_t(0);
+  uint64_t PerSm = 0;
+  uint64_t Stride = 1;
+  uint64_t Start[2] = {0, None}; ///< Start[1] None: one set only
+};
+EstimatedBlocks estimatedBlocks(const devices::DeviceProfile &D,
+                                uint64_t Blocks, int64_t Resident);
+
 /// Keeps the instruction streams of the first \p MaxBlocks blocks a launch
 /// runs.
 class TraceCollector final : public emu::TraceSink {
@@ -57,35 +77,57 @@ public:
   explicit TraceCollector(uint64_t MaxBlocks, uint64_t Stride = 0,
                           bool KeepSectors = false)
       : MaxBlocks(MaxBlocks), Stride(Stride), KeepSectors(KeepSectors) {}
+  /// Keeps both sets of \p B.
+  TraceCollector(const EstimatedBlocks &B, bool KeepSectors)
+      : MaxBlocks(B.PerSm), Stride(B.Stride), SecondStart(B.Start[1]),
+        KeepSectors(KeepSectors) {}
   std::vector<emu::TraceEvent> *traceBlock(uint64_t Linear,
                                            uint32_t Warps) override;
   std::vector<uint64_t> *traceSectors(uint64_t Linear) override;
   struct Block {
     uint64_t Linear = 0;
+    unsigned Set = 0; ///< EstimatedBlocks's set
     std::vector<std::vector<emu::TraceEvent>> Warps;
     std::vector<std::vector<uint64_t>> Sectors; ///< per warp, or none
   };
   std::vector<std::unique_ptr<Block>> Blocks;
 
+  /// Whether a block of set 1 was kept.
+  bool twoSets() const;
+
 private:
+  /// The set block \p Linear belongs to, or -1.
+  int setOf(uint64_t Linear) const;
   uint64_t MaxBlocks;
   uint64_t Stride;
+  uint64_t SecondStart = EstimatedBlocks::None;
+  unsigned Kept[2] = {0, 0};
   bool KeepSectors;
   std::mutex M;
 };
 
-/// The workload of the collected blocks, instructions described from \p P.
-/// Regions split the code at branch targets and after branches.
-SmWorkload buildWorkload(const emu::KernelProgram &P,
-                         const TraceCollector &C);
+/// The workload of the collected blocks (of set \p Set only, unless -1),
+/// instructions described from \p P. Regions split the code at branch
+/// targets and after branches.
+SmWorkload buildWorkload(const emu::KernelProgram &P, const TraceCollector &C,
+                         int Set = -1);
+
+/// Points \p O's strided launch at the blocks of \p B (without running the
+/// rest of the grid).
+void runOnly(const EstimatedBlocks &B, emu::LaunchOptions &O);
 
 struct LaunchEstimate {
   double Ns = 0;            ///< estimated launch time
-  double CyclesPerWave = 0; ///< one SM, one wave
+  double CyclesPerWave = 0; ///< the slower SM, one wave
   uint64_t Waves = 0;
   uint64_t Blocks = 0;        ///< of the grid
   int64_t ResidentBlocks = 0; ///< per SM, by occupancy
   uint64_t BlocksSimulated = 0;
+  /// The set of EstimatedBlocks whose SM was slower (the one simulated for
+  /// CyclesPerWave and the analysis).
+  int Set = 0;
+  /// The other set's cycles (NaN with one set).
+  double OtherCycles = 0;
   devices::Occupancy Occ;
   Analysis A; ///< Table/Regions empty unless sensitivity was asked for
 };
@@ -107,7 +149,7 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
                        emu::Dim3 Block, uint64_t DynamicShared, int Regions,
                        LaunchEstimate &E, std::string &Error);
 
-/// Runs the blocks one SM needs for \p O's launch of \p Kernel (O.Trace and
+/// Runs the blocks the estimate needs (EstimatedBlocks) for \p O's launch of \p Kernel (O.Trace and
 /// O.SampleBlocks are overridden) and estimates it. The blocks' stores reach
 /// the arguments' memory, as a real launch's would.
 bool estimateLaunch(emu::Module &M, std::string_view Kernel,

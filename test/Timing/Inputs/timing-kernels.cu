@@ -29,3 +29,14 @@ extern "C" __global__ void fma_chain(float *Out, float A, int Iters) {
   }
   Out[blockIdx.x * blockDim.x + threadIdx.x] = X;
 }
+
+/// A column step in the manner of PolyBench's fdtd_step2: column 0 is a
+/// border and does nothing. With 1 x 1024 blocks, the first block of the
+/// grid is that column alone.
+extern "C" __global__ void column_step(float *A, const float *B, int Rows,
+                                       int Cols) {
+  int Col = blockIdx.x * blockDim.x + threadIdx.x;
+  int Row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (Row < Rows && Col > 0 && Col < Cols)
+    A[Row * Cols + Col] -= 0.5f * (B[Row * Cols + Col] - B[Row * Cols + Col - 1]);
+}

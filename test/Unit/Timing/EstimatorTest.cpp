@@ -107,11 +107,39 @@ TEST(Estimator, StridedCopyIsDramThroughputBound) {
   EXPECT_FALSE(E.A.LatencyBound);
   EXPECT_GT(E.A.Impact, 0.05);
   EXPECT_EQ(E.ResidentBlocks, 8);
-  EXPECT_EQ(E.BlocksSimulated, 8u);
+  // Eight blocks on each of the two SMs (EstimatedBlocks).
+  EXPECT_EQ(E.BlocksSimulated, 16u);
   EXPECT_EQ(E.Waves, (uint64_t(N / 256) + 8 * 132 - 1) / (8 * 132));
   const RegionSensitivity &R = mostSensitive(E.A);
   EXPECT_EQ(R.Bottleneck, Resource::Dram);
   EXPECT_FALSE(R.LatencyBound);
+}
+
+TEST(Estimator, TheSlowerOfTwoSmsNotABorderBlock) {
+  // On the RTX 2070 SUPER a 1024-thread block fills an SM, so SM 0's first
+  // wave is block 0 alone: with 1 x 1024 blocks, column 0, which does
+  // nothing. The launch lasts as long as its busiest SM: the estimate takes
+  // the second SM's blocks (middle of the grid), and the uncoalesced column
+  // blocks come out slower than 32 x 32 ones, not several times faster.
+  devices::DeviceProfile Rtx;
+  std::string Error;
+  ASSERT_TRUE(devices::loadDeviceProfile("rtx-2070-super", Rtx, Error))
+      << Error;
+  int Rows = 1024, Cols = 1024;
+  Buf A(size_t(Rows) * Cols * 4), B(size_t(Rows) * Cols * 4);
+  void *AP = A.P, *BP = B.P;
+  std::vector<void *> Args = {&AP, &BP, &Rows, &Cols};
+  LaunchEstimate Column = estimate("column_step", {uint32_t(Cols), 1, 1},
+                                   {1, 1024, 1}, Args, 0, &Rtx);
+  LaunchEstimate Square = estimate("column_step", {32, 32, 1}, {32, 32, 1},
+                                   Args, 0, &Rtx);
+  std::printf("column_step 1x1024: %.0f cycles (SM 0: %.0f), 32x32: %.0f\n",
+              Column.CyclesPerWave, Column.OtherCycles, Square.CyclesPerWave);
+  EXPECT_EQ(Column.ResidentBlocks, 1);
+  EXPECT_EQ(Column.BlocksSimulated, 2u);
+  EXPECT_EQ(Column.Set, 1);
+  EXPECT_LT(Column.OtherCycles, 0.2 * Column.CyclesPerWave);
+  EXPECT_GT(Column.Ns, Square.Ns);
 }
 
 TEST(Estimator, DependentChainIsLatencyBound) {
