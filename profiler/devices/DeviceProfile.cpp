@@ -162,7 +162,8 @@ const std::vector<std::string> &timingKeys() {
       K.push_back(std::string(R) + ".gap");
     }
     for (const char *G : {"schedulers", "issue_gap", "barrier_latency",
-                          "l2_hit_rate", "clock_ghz", "launch_overhead_ns"})
+                          "l2_hit_rate", "clock_ghz", "launch_overhead_ns",
+                          "block_launch_cycles"})
       K.push_back(G);
     return K;
   }();

@@ -296,6 +296,7 @@ struct Plan {
   int L2ReadPasses;
   int PipeLatencyIters, PipeThroughputIters, ThroughputBlocksPerSM;
   int Launches;
+  int BlocksPerSmForLaunch; ///< empty blocks per SM of the block-rate launch
   long long ClockNs;
   size_t FlushBytes; ///< twice L2
 };
@@ -314,6 +315,7 @@ Plan makePlan(const cudaDeviceProp &P, bool Quick) {
     R.PipeThroughputIters = 2;
     R.ThroughputBlocksPerSM = 1;
     R.Launches = 20;
+    R.BlocksPerSmForLaunch = 4;
     R.ClockNs = 200000;
     R.FlushBytes = size_t(1) << 20;
     return R;
@@ -329,6 +331,7 @@ Plan makePlan(const cudaDeviceProp &P, bool Quick) {
   R.ThroughputBlocksPerSM =
       std::max(1, P.maxThreadsPerMultiProcessor / 256);
   R.Launches = 2000;
+  R.BlocksPerSmForLaunch = 256;
   R.ClockNs = 20000000;
   R.FlushBytes = 2 * L2;
   return R;
@@ -638,6 +641,34 @@ std::map<std::string, Measured> Probe::run() {
           " back-to-back empty kernels <<<1,1>>> between two cudaEvents, ns "
           "per launch");
 
+  // Block launch rate: a launch of BlocksPerSmForLaunch empty one-warp
+  // blocks per SM against one of one block per SM; the difference is what
+  // the SMs' extra blocks cost, one after another on each SM.
+  {
+    int SMs = Prop.multiProcessorCount;
+    int PerSm = PL.BlocksPerSmForLaunch;
+    int Rounds = std::max(1, PL.Launches / 20);
+    emptyKernel<<<SMs * PerSm, 32>>>();
+    V.clear();
+    for (int I = 0; I < PL.Repeats; ++I) {
+      double Many = timeMs([&] {
+        for (int K = 0; K < Rounds; ++K)
+          emptyKernel<<<SMs * PerSm, 32>>>();
+      });
+      double One = timeMs([&] {
+        for (int K = 0; K < Rounds; ++K)
+          emptyKernel<<<SMs, 32>>>();
+      });
+      V.push_back(std::max(0.0, (Many - One) / Rounds * 1e6 * ClockGhz /
+                                    double(PerSm - 1)));
+    }
+    Add("timing.block_launch_cycles", V,
+        std::to_string(Rounds) + " launches of " + std::to_string(PerSm) +
+            " empty 32-thread blocks per SM against as many of one block "
+            "per SM (cudaEvents): the extra time x clock_ghz per extra "
+            "block of an SM");
+  }
+
   cudaEventDestroy(E0);
   cudaEventDestroy(E1);
   cudaFree(DCycles);
@@ -841,7 +872,8 @@ std::string render(const cudaDeviceProp &P, int ClockKHz, int MemClockKHz,
     To[Key] = {Value, Src + ": " + X.How + Extra + Spread(X)};
   };
   for (const char *K : {"clock_ghz", "dram.latency", "l2.latency",
-                        "shared.latency", "launch_overhead_ns"})
+                        "shared.latency", "launch_overhead_ns",
+                        "block_launch_cycles"})
     if (Good(std::string("timing.") + K))
       Measure(Timing, K, std::string("timing.") + K,
               M.at(std::string("timing.") + K).Value, "");

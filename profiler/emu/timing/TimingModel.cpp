@@ -99,6 +99,8 @@ bool parseTimingParams(std::string_view Text, const std::string &Origin,
       P.ClockGHz = V;
     } else if (Key == "launch_overhead_ns") {
       P.LaunchOverheadNs = V;
+    } else if (Key == "block_launch_cycles") {
+      P.BlockLaunchCycles = V;
     } else if (Key == "l1_bytes") {
       P.L1Bytes = V;
     } else if (Key == "l2_bytes") {
@@ -214,6 +216,8 @@ public:
       WarpState &S = Warps[I];
       S.Sched = I % NS;
       S.RegReady.assign(W.NumRegs, 0.0);
+      // The SM receives its blocks one after another (age order).
+      S.ReadyAt = double(W.Warps[I].Block) * P.BlockLaunchCycles;
       ByScheduler[S.Sched].push_back(I);
       if (W.Warps[I].Insts.empty()) {
         S.Done = true;

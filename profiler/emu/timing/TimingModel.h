@@ -72,6 +72,10 @@ struct TimingParams {
   /// data path: 64 B/cycle/SM on Turing, 128 on Volta and later).
   double L1SectorsPerCycle = 4;
   bool cacheModel() const { return L1Bytes > 0 || L2Bytes > 0; }
+  /// Cycles between the starts of two blocks on an SM (the block
+  /// scheduler's rate): the SM's k-th block of a wave starts k times this
+  /// late. 0 (the shipped profiles: not measured yet): all at once.
+  double BlockLaunchCycles = 0;
   double ClockGHz = 1;         ///< SM clock
   double LaunchOverheadNs = 0; ///< added once per launch
   std::string Source;          ///< where the values came from
@@ -85,7 +89,8 @@ struct TimingParams {
 /// Parses `key = value` lines (`#` comments) over \p P. Keys:
 /// `<resource>.latency`, `<resource>.gap` (resource names as
 /// resourceName()), `schedulers`, `issue_gap`, `barrier_latency`,
-/// `l2_hit_rate`, `clock_ghz`, `launch_overhead_ns`, `l1_bytes`,
+/// `l2_hit_rate`, `clock_ghz`, `launch_overhead_ns`, `block_launch_cycles`,
+/// `l1_bytes`,
 /// `l2_bytes`, `l1_latency`, `l1_sectors_per_cycle`. Errors name the line:
 /// "<origin>:3: unknown timing key 'foo'".
 bool parseTimingParams(std::string_view Text, const std::string &Origin,

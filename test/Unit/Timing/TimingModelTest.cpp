@@ -66,6 +66,27 @@ TEST(TimingModel, LatencyBoundFormula) {
     }
 }
 
+TEST(TimingModel, BlocksStartOneAfterAnother) {
+  // block_launch_cycles B: the SM's k-th block starts at k * B. Chains of P
+  // dependent instructions (latency L, gap G < B), one block each: the last
+  // block starts at (C - 1) * B and takes L * P.
+  const double L = 20, G = 2, B = 50;
+  TimingParams P = oneResource(L, G);
+  std::string Error;
+  ASSERT_TRUE(parseTimingParams("block_launch_cycles = 50\n", "t", P, Error))
+      << Error;
+  EXPECT_DOUBLE_EQ(P.BlockLaunchCycles, B);
+  for (unsigned C : {1u, 2u, 4u})
+    EXPECT_DOUBLE_EQ(simulate(chains(C, 5), P).Cycles, (C - 1) * B + L * 5)
+        << "C=" << C;
+  // Warps of one block start together.
+  SmWorkload One = chains(4, 5);
+  One.NumBlocks = 1;
+  for (WarpStream &S : One.Warps)
+    S.Block = 0;
+  EXPECT_DOUBLE_EQ(simulate(One, P).Cycles, L * 5 + 3 * G);
+}
+
 TEST(TimingModel, ThroughputBoundFormula) {
   const double L = 20, G = 2;
   // Independent instructions: greedy issue keeps the pipe busy whatever C.
