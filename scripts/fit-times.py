@@ -4,14 +4,14 @@
 Reads the profile databases a `klaraptor bench` run left in its working
 folder (WORK/<program>/profile.db), and times `klaraptor fit` on each, with
 one or more klaraptor executables (to compare builds: LABEL=PATH), on a
-fresh copy of the database every time (so that no fit cache is reused),
-best of --repeats runs. Prints a Markdown table: per program its kernels and
+fresh copy of the database every time with its fit cache dropped (so that
+no kept fit is reused), best of --repeats runs. Prints a Markdown table: per program its kernels and
 samples, and per executable the wall seconds (all cores, as a user runs it),
 the CPU seconds (user + system) and the wall seconds per kernel.
 
 Usage:
   scripts/fit-times.py WORK [--klaraptor LABEL=PATH ...] [--repeats N]
-                            [--only a,b] [--markdown FILE]
+                            [--only a,b] [--markdown FILE] [--quantities]
 
 Example (docs/results.md, "Fit time"):
   build/bin/klaraptor bench --work /tmp/b    # makes the profiles
@@ -19,6 +19,7 @@ Example (docs/results.md, "Fit time"):
       --klaraptor after=build/bin/klaraptor
 """
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -30,10 +31,18 @@ import time
 
 
 def fit_once(binary, db, scratch):
-    """Wall and CPU seconds of one `klaraptor fit` on a copy of db."""
+    """Wall and CPU seconds of one `klaraptor fit` on a copy of db, and the
+    per-quantity seconds of its fit report."""
     copy = os.path.join(scratch, "p.db")
     shutil.copyfile(db, copy)
+    # The fits a bench run (or an earlier fit) kept in the database would be
+    # reused: drop them (docs/cli.md, "The fit cache").
+    c = sqlite3.connect(copy)
+    c.execute("DELETE FROM meta WHERE key LIKE 'fit_cache:%'")
+    c.commit()
+    c.close()
     out = os.path.join(scratch, "models")
+    shutil.rmtree(out, ignore_errors=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     r = subprocess.run([binary, "fit", "--db", copy, "--out", out],
@@ -44,7 +53,15 @@ def fit_once(binary, db, scratch):
         sys.exit("fit-times: %s fit --db %s failed:\n%s" %
                  (binary, db, r.stdout.decode(errors="replace")[-2000:]))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    quantities = []
+    with open(os.path.join(out, "fit-report.json")) as f:
+        for k in json.load(f).get("kernels", []):
+            for q in k.get("quantities", []):
+                if "fit_seconds" in q:
+                    quantities.append((k.get("source_name", k["kernel"]),
+                                       q["name"], q["fit_seconds"],
+                                       q["pieces_seconds"]))
+    return wall, cpu, quantities
 
 
 def counts(db):
@@ -65,6 +82,11 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--only", default="")
     ap.add_argument("--markdown")
+    ap.add_argument("--quantities", action="store_true",
+                    help="also print, per quantity, the seconds its fits took "
+                         "and the part spent trying pieces (the fit report's "
+                         "fit_seconds and pieces_seconds, of each program's "
+                         "fastest run)")
     a = ap.parse_args()
     if a.repeats < 1:
         sys.exit("fit-times: --repeats must be at least 1")
@@ -93,13 +115,18 @@ def main():
     print(head)
     print(rule)
     totals = {label: [0.0, 0.0] for label, _ in binaries}
+    per_quantity = []
     with tempfile.TemporaryDirectory() as scratch:
         for p in programs:
             db = os.path.join(a.work, p, "profile.db")
             kernels, samples = counts(db)
             row = "| %s | %d | %d |" % (p, kernels, samples)
             for label, path in binaries:
-                best = min(fit_once(path, db, scratch) for _ in range(a.repeats))
+                best = min((fit_once(path, db, scratch)
+                            for _ in range(a.repeats)), key=lambda r: r[0])
+                for kernel, name, secs, pieces in best[2]:
+                    per_quantity.append("| %s | %s | %s | %s | %.2f | %.2f |" %
+                                        (label, p, kernel, name, secs, pieces))
                 totals[label][0] += best[0]
                 totals[label][1] += best[1]
                 row += " %.2f | %.2f | %.2f |" % (best[0], best[1],
@@ -111,6 +138,14 @@ def main():
         row += " %.2f | %.2f | |" % tuple(totals[label])
     print(row)
     lines.append(row)
+    if a.quantities:
+        # Seconds on one thread of the fit's pool (several quantities fit at
+        # once), so they add up to about the CPU time, not the wall time.
+        block = ["", "| klaraptor | program | kernel | quantity | fit s | "
+                 "of which pieces s |", "|---|---|---|---|---:|---:|"]
+        block += per_quantity
+        print("\n".join(block))
+        lines += block
     if a.markdown:
         with open(a.markdown, "w") as f:
             f.write("\n".join(lines) + "\n")

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -749,6 +750,8 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
 
 std::string KernelFit::json() const {
   std::string S = "{\"kernel\": " + jsonString(Kernel);
+  S += ", \"source_name\": " +
+       jsonString(SourceName.empty() ? Kernel : SourceName);
   S += ", \"device\": " + jsonString(Device);
   S += ", \"model\": " + jsonString(modelName());
   S += ", \"variables\": [";
@@ -775,6 +778,9 @@ std::string KernelFit::json() const {
     if (!Q.MultipleOf.empty())
       S += ", \"multiple_of\": " + jsonString(Q.MultipleOf) +
            ", \"factor\": " + jsonNumber(Q.Factor);
+    if (!Q.IsConstant && Q.MultipleOf.empty())
+      S += ", \"fit_seconds\": " + jsonNumber(Q.FitSeconds) +
+           ", \"pieces_seconds\": " + jsonNumber(Q.PiecesSeconds);
     S += "}";
   }
   S += ",\n    {\"name\": \"blocks\", \"form\": " + jsonString(Blocks->str()) +
@@ -1064,6 +1070,21 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       if (!P)
         return false;
       P->File = Kernel.Name;
+      // The time this fit takes, cache lookup included (fit-report.json).
+      auto Started = std::chrono::steady_clock::now();
+      struct AddTime {
+        std::chrono::steady_clock::time_point From;
+        double &All, *Pieces;
+        ~AddTime() {
+          double S = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - From)
+                         .count();
+          All += S;
+          if (Pieces)
+            *Pieces += S;
+        }
+      } Timer{Started, Q.FitSeconds,
+              Phase == &Single ? nullptr : &Q.PiecesSeconds};
       std::tuple<int, double, bool> Key{
           Count == &WarpsOf ? 2 : Count ? 1 : 0, Idle, Keep != nullptr};
       // The cache's slot and the hash of what this fit reads.
@@ -1290,6 +1311,7 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       scaleFittedQuantity(Res.Q, FactorOf[QI]);
       Res.Q.MultipleOf = Src.Q.Name;
       Res.Q.Factor = FactorOf[QI];
+      Res.Q.FitSeconds = Res.Q.PiecesSeconds = 0;
     }
     RunPool(Second);
   }

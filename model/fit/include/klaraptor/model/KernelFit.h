@@ -92,6 +92,11 @@ struct FittedQuantity {
   /// again).
   std::string MultipleOf;
   double Factor = 1;
+  /// Host seconds this fit spent selecting the quantity's functions (every
+  /// scale, on one thread of the pool; 0 for a constant, a multiple, or
+  /// fits read from the database's fit cache) and the part of them spent in
+  /// the phase that tries pieces.
+  double FitSeconds = 0, PiecesSeconds = 0;
   /// Whether the quantity is known exactly (constant or exact fit).
   bool exact() const { return IsConstant || Report.Model.exact(); }
   /// RMS relative residual on the training samples (0 for a constant), of
