@@ -778,7 +778,7 @@ std::string KernelFit::json() const {
     if (!Q.MultipleOf.empty())
       S += ", \"multiple_of\": " + jsonString(Q.MultipleOf) +
            ", \"factor\": " + jsonNumber(Q.Factor);
-    if (!Q.IsConstant && Q.MultipleOf.empty())
+    if (RecordTimes && !Q.IsConstant && Q.MultipleOf.empty())
       S += ", \"fit_seconds\": " + jsonNumber(Q.FitSeconds) +
            ", \"pieces_seconds\": " + jsonNumber(Q.PiecesSeconds);
     S += "}";
@@ -826,6 +826,7 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
   Fit = KernelFit();
   Fit.Kernel = Kernel.Name;
   Fit.SourceName = Kernel.sourceName();
+  Fit.RecordTimes = Options.RecordTimes;
   Fit.Spec = Kernel.Spec;
   Fit.Device = Device;
   Fit.Model = Options.Model.empty() ? model::defaultModel() : Options.Model;

@@ -50,6 +50,9 @@ OPTIONS:
   --kernel NAME       fit only this kernel (source or device name; repeatable)
   --min-samples N     fewest usable samples a kernel needs (default 6)
   --json              print the fit report as JSON instead of the table
+  --timings           record in fit-report.json how many host seconds each
+                      quantity's fit took (fit_seconds, pieces_seconds);
+                      without it the report is the same on every run
   --eval 'N=V,bx=W'   print the predicted time (ns) of each fitted kernel at
                       a point instead of writing files (repeatable)
 )";
@@ -178,6 +181,7 @@ int runFit(const Args &A) {
                                  Evals = Opts.getAllArgValues(OPT_eval);
   const bool Json = Opts.hasArg(OPT_json);
   KernelFitOptions O;
+  O.RecordTimes = Opts.hasArg(OPT_timings);
   O.Device = Opts.getLastArgValue(OPT_device).str();
   if (const llvm::opt::Arg *Model = Opts.getLastArg(OPT_model)) {
     O.Model = Model->getValue();

@@ -10,3 +10,4 @@ defm kernel : Value<"kernel">;
 defm min_samples : Value<"min-samples">;
 defm eval : Value<"eval">;
 def json : Flag<["--"], "json">;
+def timings : Flag<["--"], "timings">;

@@ -54,6 +54,9 @@ struct KernelFitOptions {
   unsigned MinSamples = 6;
   /// Options of every rational fit (docs/fitting.md).
   fitting::FitOptions Fit;
+  /// Whether json() gives each fitted quantity's selection time
+  /// (FittedQuantity::FitSeconds); off, the report is the same on every run.
+  bool RecordTimes = false;
 };
 
 /// What a fitted function measures: the quantity itself, or the quantity
@@ -127,6 +130,8 @@ class KernelFit {
 public:
   std::string Kernel; ///< the kernel's device (mangled) name
   std::string SourceName; ///< its name in the source (the spec's), else Kernel
+  /// json() gives the quantities' fit times (KernelFitOptions::RecordTimes).
+  bool RecordTimes = false;
   std::string Spec;   ///< the encoded pragma
   std::string Device; ///< the device profile of the embedded parameters
   /// The data parameter names, in the spec's order.
