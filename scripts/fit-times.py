@@ -5,9 +5,10 @@ Reads the profile databases a `klaraptor bench` run left in its working
 folder (WORK/<program>/profile.db), and times `klaraptor fit` on each, with
 one or more klaraptor executables (to compare builds: LABEL=PATH), on a
 fresh copy of the database every time with its fit cache dropped (so that
-no kept fit is reused), best of --repeats runs. Prints a Markdown table: per program its kernels and
-samples, and per executable the wall seconds (all cores, as a user runs it),
-the CPU seconds (user + system) and the wall seconds per kernel.
+no kept fit is reused), best of --repeats runs. Prints a Markdown table: per
+program its kernels and samples, and per executable the wall seconds (all
+cores, as a user runs it), the CPU seconds (user + system) and the wall
+seconds per kernel.
 
 Usage:
   scripts/fit-times.py WORK [--klaraptor LABEL=PATH ...] [--repeats N]
@@ -30,9 +31,17 @@ import tempfile
 import time
 
 
-def fit_once(binary, db, scratch):
+def has_timings(binary):
+    """Whether this klaraptor's `fit` takes --timings (older builds do not)."""
+    r = subprocess.run([binary, "fit", "--help"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    return "--timings" in r.stdout.decode(errors="replace")
+
+
+def fit_once(binary, timings, db, scratch):
     """Wall and CPU seconds of one `klaraptor fit` on a copy of db, and the
-    per-quantity seconds of its fit report."""
+    per-quantity seconds of its fit report (with --timings when the binary
+    takes it)."""
     copy = os.path.join(scratch, "p.db")
     shutil.copyfile(db, copy)
     # The fits a bench run (or an earlier fit) kept in the database would be
@@ -43,17 +52,12 @@ def fit_once(binary, db, scratch):
     c.close()
     out = os.path.join(scratch, "models")
     shutil.rmtree(out, ignore_errors=True)
+    args = [binary, "fit", "--db", copy, "--out", out]
+    if timings:
+        args.append("--timings")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
-    # --timings: the report's per-quantity seconds (an older klaraptor
-    # without the option is timed without them).
-    args = [binary, "fit", "--db", copy, "--out", out]
-    if "--timings" in subprocess.run([binary, "fit", "--help"],
-                                     stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT).stdout.decode():
-        args.append("--timings")
-    r = subprocess.run(args,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
@@ -105,7 +109,7 @@ def main():
         if not sep or not label or not os.access(path, os.X_OK):
             sys.exit("fit-times: --klaraptor %r: expected LABEL=PATH of an "
                      "executable" % spec)
-        binaries.append((label, path))
+        binaries.append((label, path, has_timings(path)))
     only = [p for p in a.only.split(",") if p]
     programs = sorted(p for p in os.listdir(a.work)
                       if os.path.isfile(os.path.join(a.work, p, "profile.db"))
@@ -115,21 +119,21 @@ def main():
                  "bench --work %s first)" % (a.work, a.work))
     head = "| program | kernels | samples |"
     rule = "|---|---:|---:|"
-    for label, _ in binaries:
+    for label, _, _ in binaries:
         head += " %s wall s | %s CPU s | %s wall s/kernel |" % ((label,) * 3)
         rule += "---:|---:|---:|"
     lines = [head, rule]
     print(head)
     print(rule)
-    totals = {label: [0.0, 0.0] for label, _ in binaries}
+    totals = {label: [0.0, 0.0] for label, _, _ in binaries}
     per_quantity = []
     with tempfile.TemporaryDirectory() as scratch:
         for p in programs:
             db = os.path.join(a.work, p, "profile.db")
             kernels, samples = counts(db)
             row = "| %s | %d | %d |" % (p, kernels, samples)
-            for label, path in binaries:
-                best = min((fit_once(path, db, scratch)
+            for label, path, timings in binaries:
+                best = min((fit_once(path, timings, db, scratch)
                             for _ in range(a.repeats)), key=lambda r: r[0])
                 for kernel, name, secs, pieces in best[2]:
                     per_quantity.append("| %s | %s | %s | %s | %.2f | %.2f |" %
@@ -141,7 +145,7 @@ def main():
             print(row, flush=True)
             lines.append(row)
     row = "| total | | |"
-    for label, _ in binaries:
+    for label, _, _ in binaries:
         row += " %.2f | %.2f | |" % tuple(totals[label])
     print(row)
     lines.append(row)

@@ -1072,7 +1072,6 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
         return false;
       P->File = Kernel.Name;
       // The time this fit takes, cache lookup included (fit-report.json).
-      auto Started = std::chrono::steady_clock::now();
       struct AddTime {
         std::chrono::steady_clock::time_point From;
         double &All, *Pieces;
@@ -1084,7 +1083,7 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
           if (Pieces)
             *Pieces += S;
         }
-      } Timer{Started, Q.FitSeconds,
+      } Timer{std::chrono::steady_clock::now(), Q.FitSeconds,
               Phase == &Single ? nullptr : &Q.PiecesSeconds};
       std::tuple<int, double, bool> Key{
           Count == &WarpsOf ? 2 : Count ? 1 : 0, Idle, Keep != nullptr};
