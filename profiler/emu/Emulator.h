@@ -139,6 +139,10 @@ struct LaunchOptions {
   /// With StridedBlocks: also the StridedBlocks blocks SecondStride,
   /// SecondStride + BlockStride, ... (below the grid's size); ~0: none.
   uint64_t SecondStride = ~uint64_t(0);
+  /// With StridedBlocks: also these blocks (linear ids below the grid's
+  /// size; ids of the strided sets are not run twice): the neighbours of
+  /// the estimate's blocks whose sectors the cache model needs.
+  const std::vector<uint64_t> *ExtraBlocks = nullptr;
   /// Host threads that run blocks in parallel (results do not depend on it).
   unsigned HostThreads = 1;
   LaunchMetrics *Metrics = nullptr; ///< filled when not null

@@ -926,6 +926,23 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
     if (O.SecondStride < Total)
       Count += std::min<uint64_t>(
           O.StridedBlocks, (Total - O.SecondStride + Stride - 1) / Stride);
+    if (O.ExtraBlocks) {
+      // Blocks beyond the strided sets, each once.
+      uint64_t StridedCount = Count;
+      auto inSets = [&](uint64_t L) {
+        if (L % Stride == 0 && L / Stride < FirstSetCount)
+          return true;
+        return O.SecondStride < Total && L >= O.SecondStride &&
+               (L - O.SecondStride) % Stride == 0 &&
+               (L - O.SecondStride) / Stride < StridedCount - FirstSetCount;
+      };
+      for (uint64_t L : *O.ExtraBlocks)
+        if (L < Total && !inSets(L))
+          Blocks.push_back(L);
+      std::sort(Blocks.begin(), Blocks.end());
+      Blocks.erase(std::unique(Blocks.begin(), Blocks.end()), Blocks.end());
+      Count += Blocks.size();
+    }
   }
   if (Sampled) {
     Count = O.SampleBlocks;
@@ -955,9 +972,10 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
           break;
         uint64_t Linear =
             Sampled   ? Blocks[K]
-            : Strided ? (K < FirstSetCount
-                             ? K * Stride
-                             : O.SecondStride + (K - FirstSetCount) * Stride)
+            : Strided ? (K < FirstSetCount ? K * Stride
+                         : K < Count - Blocks.size()
+                             ? O.SecondStride + (K - FirstSetCount) * Stride
+                             : Blocks[K - (Count - Blocks.size())])
                       : K;
         try {
           W.runBlock(Linear);

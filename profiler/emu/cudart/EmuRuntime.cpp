@@ -1069,6 +1069,8 @@ emu::LaunchResult Runtime::runMeasured(const LaunchRequest &R,
       const timing::TimingParams *TP = timingParams();
       timing::EstimatedBlocks B =
           timing::estimatedBlocks(*D, R.Grid.count(), Occ.ActiveBlocks);
+      if (TP && TP->cacheModel() && !Sampling)
+        timing::addNeighbours(B, R.Grid);
       M.Trace = Sampling ? std::make_unique<timing::TraceCollector>(
                                B.PerSm, 0, TP && TP->cacheModel())
                          : std::make_unique<timing::TraceCollector>(

@@ -187,6 +187,8 @@ bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
   }
   timing::EstimatedBlocks B =
       timing::estimatedBlocks(D, Grid.count(), Occ.ActiveBlocks);
+  if (TP->cacheModel())
+    timing::addNeighbours(B, Grid);
   timing::TraceCollector C(B, TP->cacheModel());
   emu::LaunchOptions O;
   O.Grid = Grid;

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <sys/stat.h>
 #include <sstream>
+#include <unordered_map>
 
 namespace klaraptor::timing {
 
@@ -112,6 +113,45 @@ bool timingParamsFor(const devices::DeviceProfile &D, TimingParams &P,
 // Traces and workloads
 //===----------------------------------------------------------------------===//
 
+std::vector<uint64_t> EstimatedBlocks::neighboursOf(uint64_t Linear) const {
+  std::vector<uint64_t> N;
+  uint64_t GX = std::max<uint64_t>(Grid.X, 1), GY = std::max<uint64_t>(Grid.Y, 1);
+  if (Linear % GX > 0)
+    N.push_back(Linear - 1);
+  if ((Linear / GX) % GY > 0)
+    N.push_back(Linear - GX);
+  if (Linear / (GX * GY) > 0)
+    N.push_back(Linear - GX * GY);
+  return N;
+}
+
+int EstimatedBlocks::setOf(uint64_t Linear) const {
+  for (int S = 0; S < 2; ++S)
+    if (Start[S] != None && Linear >= Start[S] &&
+        (Linear - Start[S]) % Stride == 0 && (Linear - Start[S]) / Stride < PerSm)
+      return S;
+  return -1;
+}
+
+void addNeighbours(EstimatedBlocks &B, emu::Dim3 Grid) {
+  B.Grid = Grid;
+  B.Neighbours.clear();
+  uint64_t Total = Grid.count();
+  for (int S = 0; S < 2; ++S)
+    for (uint64_t K = 0; B.Start[S] != EstimatedBlocks::None && K < B.PerSm;
+         ++K) {
+      uint64_t L = B.Start[S] + K * B.Stride;
+      if (L >= Total)
+        break;
+      for (uint64_t N : B.neighboursOf(L))
+        if (B.setOf(N) != S)
+          B.Neighbours.push_back(N);
+    }
+  std::sort(B.Neighbours.begin(), B.Neighbours.end());
+  B.Neighbours.erase(std::unique(B.Neighbours.begin(), B.Neighbours.end()),
+                     B.Neighbours.end());
+}
+
 int TraceCollector::setOf(uint64_t Linear) const {
   if (Linear % Stride == 0 && Linear / Stride < MaxBlocks)
     return 0;
@@ -119,6 +159,9 @@ int TraceCollector::setOf(uint64_t Linear) const {
       (Linear - SecondStart) % Stride == 0 &&
       (Linear - SecondStart) / Stride < MaxBlocks)
     return 1;
+  if (KeepSectors && std::binary_search(Est.Neighbours.begin(),
+                                        Est.Neighbours.end(), Linear))
+    return int(NeighbourSet);
   return -1;
 }
 
@@ -130,9 +173,11 @@ std::vector<emu::TraceEvent> *TraceCollector::traceBlock(uint64_t Linear,
   if (Set < 0)
     return nullptr;
   std::lock_guard<std::mutex> G(M);
-  if (Kept[Set] >= MaxBlocks)
-    return nullptr;
-  ++Kept[Set];
+  if (Set < 2) {
+    if (Kept[Set] >= MaxBlocks)
+      return nullptr;
+    ++Kept[Set];
+  }
   auto B = std::make_unique<Block>();
   B->Linear = Linear;
   B->Set = unsigned(Set);
@@ -313,23 +358,86 @@ SmWorkload buildWorkload(const emu::KernelProgram &P, const TraceCollector &C,
   // Blocks in grid order, so that the result does not depend on which host
   // thread ran which.
   std::vector<const TraceCollector::Block *> Bs;
-  for (const auto &B : C.Blocks)
-    if (Set < 0 || B->Set == unsigned(Set))
+  std::unordered_map<uint64_t, const TraceCollector::Block *> ByLinear;
+  for (const auto &B : C.Blocks) {
+    if (!B->Sectors.empty())
+      ByLinear[B->Linear] = B.get();
+    if (B->Set != TraceCollector::NeighbourSet &&
+        (Set < 0 || B->Set == unsigned(Set)))
       Bs.push_back(B.get());
+  }
   std::sort(Bs.begin(), Bs.end(), [](auto *X, auto *Y) {
     return X->Linear < Y->Linear;
   });
-  for (uint32_t BI = 0; BI < Bs.size(); ++BI)
+  // The shared L2: one share per grid dimension whose neighbours exist.
+  if (!C.Est.Neighbours.empty())
+    W.NearShares = unsigned(C.Est.Grid.X > 1) + unsigned(C.Est.Grid.Y > 1) +
+                   unsigned(C.Est.Grid.Z > 1);
+  // A warp's stream in steps: a step is one pass through a code region (a
+  // new one starts where the region changes or the code goes back, as a
+  // loop's next iteration does). Within a step the loads issue back to
+  // back, in whatever order the compiler chose.
+  auto stepper = [&W]() {
+    return [&W, Region = ~0u, Pc = ~0u, Step = -1](uint32_t NextPc) mutable {
+      uint32_t R = NextPc < W.Code.size() ? W.Code[NextPc].Region : 0;
+      if (R != Region || NextPc <= Pc)
+        ++Step;
+      Region = R;
+      Pc = NextPc;
+      return Step;
+    };
+  };
+  // The global accesses of a traced warp: where each one's sectors start
+  // in its Sectors, how many, and its step.
+  struct Access {
+    size_t Off;
+    uint32_t Units;
+    int Step;
+  };
+  auto accesses = [&](const TraceCollector::Block &B, size_t WI) {
+    std::vector<Access> A;
+    if (B.Sectors.empty() || WI >= B.Warps.size())
+      return A;
+    size_t Next = 0;
+    auto step = stepper();
+    for (const emu::TraceEvent &E : B.Warps[WI]) {
+      int St = step(E.Pc);
+      if (E.Space == emu::TraceSpace::Global &&
+          Next + E.Units <= B.Sectors[WI].size()) {
+        A.push_back({Next, E.Units, St});
+        Next += E.Units;
+      }
+    }
+    return A;
+  };
+  for (uint32_t BI = 0; BI < Bs.size(); ++BI) {
+    // Its neighbours on other SMs (EstimatedBlocks::Neighbours).
+    std::vector<const TraceCollector::Block *> Near;
+    if (W.NearShares)
+      for (uint64_t N : C.Est.neighboursOf(Bs[BI]->Linear)) {
+        auto It = ByLinear.find(N);
+        if (It != ByLinear.end() && C.Est.setOf(N) != int(Bs[BI]->Set))
+          Near.push_back(It->second);
+      }
     for (size_t WI = 0; WI < Bs[BI]->Warps.size(); ++WI) {
       const std::vector<emu::TraceEvent> &Ev = Bs[BI]->Warps[WI];
       // The warp's global sectors, consumed in order by its global events.
       const std::vector<uint64_t> *Sec =
           Bs[BI]->Sectors.empty() ? nullptr : &Bs[BI]->Sectors[WI];
       size_t NextSec = 0;
+      // The same warp of each neighbour, handed out before this block, is
+      // a step ahead: this warp's first global access of its k-th step
+      // comes after the neighbour's accesses of steps 0 ... k.
+      std::vector<std::vector<Access>> NearAcc;
+      std::vector<size_t> NearNext(Near.size(), 0);
+      for (const TraceCollector::Block *N : Near)
+        NearAcc.push_back(accesses(*N, WI));
+      auto step = stepper();
       WarpStream S;
       S.Block = BI;
       S.Insts.reserve(Ev.size());
       for (const emu::TraceEvent &E : Ev) {
+        int Step = step(E.Pc);
         DynInst D;
         D.Idx = E.Pc;
         D.Units = E.Units;
@@ -339,6 +447,16 @@ SmWorkload buildWorkload(const emu::KernelProgram &P, const TraceCollector &C,
           W.Sectors.insert(W.Sectors.end(), Sec->begin() + NextSec,
                            Sec->begin() + NextSec + E.Units);
           NextSec += E.Units;
+          D.NearOff = uint32_t(W.NearSectors.size());
+          for (size_t NI = 0; NI < Near.size(); ++NI)
+            for (size_t &K = NearNext[NI];
+                 K < NearAcc[NI].size() && NearAcc[NI][K].Step <= Step; ++K) {
+              const Access &A = NearAcc[NI][K];
+              const std::vector<uint64_t> &NS = Near[NI]->Sectors[WI];
+              W.NearSectors.insert(W.NearSectors.end(), NS.begin() + A.Off,
+                                   NS.begin() + A.Off + A.Units);
+            }
+          D.NearUnits = uint32_t(W.NearSectors.size() - D.NearOff);
         }
         switch (E.Space) {
         case emu::TraceSpace::Global: D.Mem = MemTarget::Global; break;
@@ -350,6 +468,7 @@ SmWorkload buildWorkload(const emu::KernelProgram &P, const TraceCollector &C,
       }
       W.Warps.push_back(std::move(S));
     }
+  }
   W.NumBlocks = uint32_t(Bs.size());
   return W;
 }
@@ -391,6 +510,7 @@ void runOnly(const EstimatedBlocks &B, emu::LaunchOptions &O) {
   O.StridedBlocks = B.PerSm;
   O.BlockStride = B.Stride;
   O.SecondStride = B.Start[1];
+  O.ExtraBlocks = B.Neighbours.empty() ? nullptr : &B.Neighbours;
 }
 
 bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
@@ -468,6 +588,8 @@ bool estimateLaunch(emu::Module &M, std::string_view Kernel,
       D, K, int64_t(O.Block.count()), int64_t(O.DynamicSharedBytes));
   EstimatedBlocks B =
       estimatedBlocks(D, O.Grid.count(), Occ.ActiveBlocks);
+  if (TP.cacheModel())
+    addNeighbours(B, O.Grid);
   TraceCollector C(B, TP.cacheModel());
   O.Trace = &C;
   runOnly(B, O);

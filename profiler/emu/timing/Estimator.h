@@ -62,9 +62,23 @@ struct EstimatedBlocks {
   uint64_t PerSm = 0;
   uint64_t Stride = 1;
   uint64_t Start[2] = {0, None}; ///< Start[1] None: one set only
+  /// With the cache model (addNeighbours): the grid, and the blocks that
+  /// run beside the simulated ones on other SMs and were handed out just
+  /// before them: each simulated block's predecessors in x, y and z (the
+  /// grid's extents above 1), unless simulated on the same SM. Their loads
+  /// reach the L2 that all SMs share (docs/timing.md, "The shared L2").
+  emu::Dim3 Grid;
+  std::vector<uint64_t> Neighbours; ///< sorted, each once
+  /// The blocks in \p Linear's neighbourhood, in x, y, z order (those
+  /// that exist in the grid).
+  std::vector<uint64_t> neighboursOf(uint64_t Linear) const;
+  /// The set (0 or 1) that simulates \p Linear, or -1.
+  int setOf(uint64_t Linear) const;
 };
 EstimatedBlocks estimatedBlocks(const devices::DeviceProfile &D,
                                 uint64_t Blocks, int64_t Resident);
+/// Fills \p B's Grid and Neighbours for a launch of grid \p Grid.
+void addNeighbours(EstimatedBlocks &B, emu::Dim3 Grid);
 
 /// Keeps the instruction streams of the first \p MaxBlocks blocks a launch
 /// runs.
@@ -77,16 +91,19 @@ public:
   explicit TraceCollector(uint64_t MaxBlocks, uint64_t Stride = 0,
                           bool KeepSectors = false)
       : MaxBlocks(MaxBlocks), Stride(Stride), KeepSectors(KeepSectors) {}
-  /// Keeps both sets of \p B.
+  /// Keeps both sets of \p B, and its neighbours (their sectors only
+  /// matter, for the shared L2) when \p KeepSectors.
   TraceCollector(const EstimatedBlocks &B, bool KeepSectors)
       : MaxBlocks(B.PerSm), Stride(B.Stride), SecondStart(B.Start[1]),
-        KeepSectors(KeepSectors) {}
+        KeepSectors(KeepSectors), Est(B) {}
   std::vector<emu::TraceEvent> *traceBlock(uint64_t Linear,
                                            uint32_t Warps) override;
   std::vector<uint64_t> *traceSectors(uint64_t Linear) override;
+  /// Set of a neighbour block (EstimatedBlocks::Neighbours).
+  static constexpr unsigned NeighbourSet = 2;
   struct Block {
     uint64_t Linear = 0;
-    unsigned Set = 0; ///< EstimatedBlocks's set
+    unsigned Set = 0; ///< EstimatedBlocks's set, or NeighbourSet
     std::vector<std::vector<emu::TraceEvent>> Warps;
     std::vector<std::vector<uint64_t>> Sectors; ///< per warp, or none
   };
@@ -104,6 +121,10 @@ private:
   unsigned Kept[2] = {0, 0};
   bool KeepSectors;
   std::mutex M;
+
+public:
+  /// The blocks this collector keeps (Neighbours empty without sectors).
+  const EstimatedBlocks Est;
 };
 
 /// The workload of the collected blocks (of set \p Set only, unless -1),
@@ -112,8 +133,8 @@ private:
 SmWorkload buildWorkload(const emu::KernelProgram &P, const TraceCollector &C,
                          int Set = -1);
 
-/// Points \p O's strided launch at the blocks of \p B (without running the
-/// rest of the grid).
+/// Points \p O's strided launch at the blocks of \p B and its neighbours
+/// (without running the rest of the grid); \p B must outlive the launch.
 void runOnly(const EstimatedBlocks &B, emu::LaunchOptions &O);
 
 struct LaunchEstimate {

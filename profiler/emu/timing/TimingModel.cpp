@@ -204,7 +204,8 @@ public:
   Simulator(const SmWorkload &W, const TimingParams &P,
             const Perturbation *C)
       : W(W), P(P), Change(C), NS(std::max(1u, P.Schedulers)),
-        L1(P.L1Bytes), L2(P.L2Bytes) {
+        L1(P.L1Bytes), L2(P.L2Bytes),
+        Near(P.L2Bytes * double(W.NearShares)) {
     for (unsigned R = 0; R < NumResources; ++R)
       Next[R].assign(P.Res[R].PerScheduler ? NS : 1, 0.0);
     SchedNext.assign(NS, 0.0);
@@ -265,7 +266,9 @@ private:
   const TimingParams &P;
   const Perturbation *Change;
   unsigned NS;
-  LineCache L1, L2;
+  /// The L2 shares of the SMs that run the neighbouring blocks: what they
+  /// accessed hits for this SM too (the L2 is shared).
+  LineCache L1, L2, Near;
   std::vector<double> Next[NumResources];
   std::vector<double> SchedNext;
   std::vector<int> Last;
@@ -340,6 +343,10 @@ private:
       // The cache model: each sector hits the L1 (loads), the L2, or goes
       // to DRAM; stores and atomics go through to the L2.
       double L1Hits = 0, L2Hits = 0, Misses = 0;
+      // The neighbours, handed out just before this block, access first.
+      if (Near.enabled())
+        for (uint32_t K = 0; K < D.NearUnits; ++K)
+          Near.fill(W.NearSectors[D.NearOff + K] & ((uint64_t(1) << 62) - 1));
       for (uint32_t K = 0; K < D.Units; ++K) {
         uint64_t Raw = W.Sectors[D.SecOff + K];
         bool Load = (Raw >> 62) == 0;
@@ -351,7 +358,8 @@ private:
         }
         if (!Load && L1.enabled())
           L1.drop(Sector);
-        bool InL2 = L2.enabled() && L2.lookUp(Sector);
+        bool InL2 = L2.enabled() &&
+                    (L2.lookUp(Sector) || (Near.enabled() && Near.lookUp(Sector)));
         (InL2 ? L2Hits : Misses) += 1;
         if (L2.enabled())
           L2.fill(Sector);

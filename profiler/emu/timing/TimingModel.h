@@ -120,6 +120,10 @@ struct DynInst {
   /// Global accesses with traced sectors: their Units sectors start at
   /// SmWorkload::Sectors[SecOff]; NoSectors otherwise.
   uint32_t SecOff = NoSectors;
+  /// The sectors the neighbouring blocks on other SMs accessed with their
+  /// instance of this instruction (the same warp's same global access):
+  /// NearUnits of them from SmWorkload::NearSectors[NearOff].
+  uint32_t NearOff = 0, NearUnits = 0;
   static constexpr uint32_t NoSectors = 0xffffffffu;
 };
 
@@ -144,6 +148,11 @@ struct SmWorkload {
   std::vector<CodeRegion> Regions;
   /// The traced sectors (emu::TraceSink::traceSectors's encoding).
   std::vector<uint64_t> Sectors;
+  /// The neighbouring blocks' sectors (DynInst::NearOff), and how many
+  /// L2 shares (of TimingParams::L2Bytes each) hold them: the other SMs'
+  /// part of the shared L2 that the simulated SM sees.
+  std::vector<uint64_t> NearSectors;
+  unsigned NearShares = 0;
 };
 
 /// A change of the parameters for instructions of one region (or all) on

@@ -40,3 +40,15 @@ extern "C" __global__ void column_step(float *A, const float *B, int Rows,
   if (Row < Rows && Col > 0 && Col < Cols)
     A[Row * Cols + Col] -= 0.5f * (B[Row * Cols + Col] - B[Row * Cols + Col - 1]);
 }
+
+/// A row step in the manner of PolyBench's fdtd_step1: row 0 is a border.
+/// Each row of B is read by its own row's threads and by the next row's: in
+/// one-row blocks, by two blocks that run at the same time on different
+/// SMs, so that the second read is an L2 hit (the L2 is shared).
+extern "C" __global__ void row_step(float *A, const float *B, int Rows,
+                                    int Cols) {
+  int Col = blockIdx.x * blockDim.x + threadIdx.x;
+  int Row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (Row > 0 && Row < Rows && Col < Cols)
+    A[Row * Cols + Col] -= 0.5f * (B[Row * Cols + Col] - B[(Row - 1) * Cols + Col]);
+}

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 using namespace klaraptor;
@@ -66,17 +67,21 @@ struct Buf {
 
 LaunchEstimate estimate(const char *Kernel, emu::Dim3 Grid, emu::Dim3 Block,
                         std::vector<void *> Args, int Regions = -1,
-                        const devices::DeviceProfile *D = nullptr) {
+                        const devices::DeviceProfile *D = nullptr,
+                        const TimingParams *TP = nullptr) {
   if (!D)
     D = &h100();
+  TimingParams Builtin = builtinTimingParams(*D);
+  if (!TP)
+    TP = &Builtin;
   emu::LaunchOptions O;
   O.Grid = Grid;
   O.Block = Block;
   O.Args = Args.data();
   LaunchEstimate E;
   std::string Error;
-  EXPECT_TRUE(estimateLaunch(kernels(), Kernel, O, *D, resources(),
-                             builtinTimingParams(*D), Regions, E, Error))
+  EXPECT_TRUE(estimateLaunch(kernels(), Kernel, O, *D, resources(), *TP,
+                             Regions, E, Error))
       << Error;
   return E;
 }
@@ -140,6 +145,108 @@ TEST(Estimator, TheSlowerOfTwoSmsNotABorderBlock) {
   EXPECT_EQ(Column.Set, 1);
   EXPECT_LT(Column.OtherCycles, 0.2 * Column.CyclesPerWave);
   EXPECT_GT(Column.Ns, Square.Ns);
+}
+
+TEST(Estimator, NeighboursAreTheEarlierBlocksOnOtherSms) {
+  // 4 SMs, 2 blocks each: set 0 is blocks 0 and 4, set 1 the middle wave's
+  // blocks of SM 3 (an odd SM near the middle): 19 and 23.
+  devices::DeviceProfile D = h100();
+  D.MultiProcessorCount = 4;
+  EstimatedBlocks B = estimatedBlocks(D, 8 * 4, 2);
+  ASSERT_EQ(B.Stride, 4u);
+  ASSERT_EQ(B.PerSm, 2u);
+  ASSERT_EQ(B.Start[1], 19u);
+  EXPECT_EQ(B.setOf(19), 1);
+  EXPECT_EQ(B.setOf(23), 1);
+  EXPECT_EQ(B.setOf(4), 0);
+  EXPECT_EQ(B.setOf(8), -1);
+  // An 8 x 4 grid: block 4 = (4, 0) has its left neighbour 3, block 0
+  // none, 19 = (3, 2) has 18 and 11, 23 = (7, 2) has 22 and 15.
+  addNeighbours(B, {8, 4, 1});
+  EXPECT_EQ(B.neighboursOf(19), (std::vector<uint64_t>{18, 11}));
+  EXPECT_EQ(B.neighboursOf(0), std::vector<uint64_t>{});
+  EXPECT_EQ(B.Neighbours, (std::vector<uint64_t>{3, 11, 15, 18, 22}));
+  // A 4 x 2 x 4 grid: 23 = (3, 1, 2) has 22, 19 and 15, but 19 is
+  // simulated on the same SM already, as is block 0 above block 4.
+  addNeighbours(B, {4, 2, 4});
+  EXPECT_EQ(B.neighboursOf(23), (std::vector<uint64_t>{22, 19, 15}));
+  EXPECT_EQ(B.neighboursOf(19), (std::vector<uint64_t>{18, 11}));
+  EXPECT_EQ(B.Neighbours, (std::vector<uint64_t>{11, 15, 18, 22}));
+}
+
+TEST(Estimator, ExtraBlocksRunOnceBesideTheStridedSets) {
+  // Records the blocks a launch runs.
+  struct Ran final : emu::TraceSink {
+    std::vector<emu::TraceEvent> *traceBlock(uint64_t Linear,
+                                             uint32_t) override {
+      std::lock_guard<std::mutex> G(M);
+      Blocks.push_back(Linear);
+      return nullptr;
+    }
+    std::mutex M;
+    std::vector<uint64_t> Blocks;
+  } Sink;
+  int N = 16 * 32;
+  Buf In(size_t(N) * 4), Out(size_t(N) * 4);
+  void *InP = In.P, *OutP = Out.P;
+  std::vector<void *> Args = {&InP, &OutP, &N};
+  emu::LaunchOptions O;
+  O.Grid = {16, 1, 1};
+  O.Block = {32, 1, 1};
+  O.Args = Args.data();
+  O.StridedBlocks = 2;
+  O.BlockStride = 4;
+  O.SecondStride = 9;
+  // 0, 4 and 9 belong to the sets, 1000 is outside the grid, 3 is given
+  // twice.
+  std::vector<uint64_t> Extra = {0, 3, 4, 9, 1000, 3, 15};
+  O.ExtraBlocks = &Extra;
+  O.HostThreads = 2;
+  O.Trace = &Sink;
+  emu::LaunchResult R = kernels().launch("copy", O);
+  ASSERT_EQ(R.Status, emu::LaunchStatus::Ok) << R.Message;
+  std::sort(Sink.Blocks.begin(), Sink.Blocks.end());
+  EXPECT_EQ(Sink.Blocks, (std::vector<uint64_t>{0, 3, 4, 9, 13, 15}));
+}
+
+TEST(Estimator, TheRowAboveIsAnL2HitInOneRowBlocks) {
+  // row_step reads B's row above; with one-row blocks that row was loaded
+  // by the block above, which runs on another SM. The L2 is shared: with
+  // the cache model those loads hit the L2, so one-row blocks see about as
+  // many L2 hits per sector as square ones (without the neighbours they
+  // would see none: each simulated SM's L2 share holds only its own
+  // blocks' sectors).
+  devices::DeviceProfile Rtx;
+  std::string Error;
+  ASSERT_TRUE(devices::loadDeviceProfile("rtx-2070-super", Rtx, Error))
+      << Error;
+  TimingParams TP = builtinTimingParams(Rtx);
+  TP.L1Bytes = 65536;
+  TP.L2Bytes = 4194304.0 / 40;
+  int Rows = 1024, Cols = 1024;
+  Buf A(size_t(Rows) * Cols * 4), B(size_t(Rows) * Cols * 4);
+  void *AP = A.P, *BP = B.P;
+  std::vector<void *> Args = {&AP, &BP, &Rows, &Cols};
+  LaunchEstimate Row = estimate("row_step", {uint32_t(Cols / 256), uint32_t(Rows), 1},
+                                {256, 1, 1}, Args, 0, &Rtx, &TP);
+  LaunchEstimate Square = estimate("row_step", {32, 32, 1}, {32, 32, 1},
+                                   Args, 0, &Rtx, &TP);
+  auto l2Share = [](const LaunchEstimate &E) {
+    const SimResult &R = E.A.Base;
+    return R.L2HitSectors / (R.L1HitSectors + R.L2HitSectors + R.MissSectors);
+  };
+  std::printf("row_step 256x1: %.0f cycles, L2 hits %.2f of sectors; 32x32: "
+              "%.0f cycles, %.2f\n",
+              Row.CyclesPerWave, l2Share(Row), Square.CyclesPerWave,
+              l2Share(Square));
+  // Per thread: A, B, B's row above, A's store. The store hits (A was just
+  // loaded); the row above hits too: half the sectors.
+  EXPECT_GT(l2Share(Row), 0.45);
+  EXPECT_EQ(Row.A.Base.L1HitSectors, 0);
+  // Only the simulated blocks' time counts: the neighbours were run for
+  // their sectors alone.
+  EXPECT_EQ(Row.BlocksSimulated, 2 * uint64_t(Row.ResidentBlocks));
+  EXPECT_LT(Row.Ns, 1.1 * Square.Ns);
 }
 
 TEST(Estimator, DependentChainIsLatencyBound) {

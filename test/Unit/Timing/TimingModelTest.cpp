@@ -249,6 +249,29 @@ TEST(CacheModel, SectorsHitTheLevelThatHoldsThem) {
   EXPECT_EQ(Off.L1HitSectors + Off.L2HitSectors + Off.MissSectors, 0);
 }
 
+TEST(CacheModel, NeighboursSectorsAreInTheSharedL2) {
+  TimingParams P = oneResource(4, 1);
+  P.L1Bytes = 128 * 2;
+  P.L2Bytes = 128 * 4;
+  // The neighbouring blocks accessed sectors 0 (with the first access) and
+  // 8 (with the second): this SM finds them in the L2.
+  SmWorkload W = tracedAccesses({{0, 4}, {8, 12}});
+  W.NearSectors = {0, 8};
+  W.Warps[0].Insts[0].NearOff = 0;
+  W.Warps[0].Insts[0].NearUnits = 1;
+  W.Warps[0].Insts[1].NearOff = 1;
+  W.Warps[0].Insts[1].NearUnits = 1;
+  W.NearShares = 1;
+  SimResult R = simulate(W, P);
+  EXPECT_EQ(R.L2HitSectors, 2);
+  EXPECT_EQ(R.MissSectors, 2);
+  // Without a share for them they are not held.
+  W.NearShares = 0;
+  R = simulate(W, P);
+  EXPECT_EQ(R.L2HitSectors, 0);
+  EXPECT_EQ(R.MissSectors, 4);
+}
+
 TEST(CacheModel, HitsAreCheaperThanMisses) {
   TimingParams P = oneResource(4, 1);
   P[Resource::Dram].Latency = 400;
