@@ -148,6 +148,20 @@ __global__ void readKernel(const float4 *__restrict__ In, size_t N,
     Sink[0] = S;
 }
 
+/// Reads one float of each of \p Lines 128-byte lines \p Passes times, lane
+/// l of a warp its own line, through L2 only: every warp access asks the L2
+/// for 32 lines of one sector each (the requests of a 1-wide block).
+__global__ void lineKernel(const float *__restrict__ In, size_t Lines,
+                           int Passes, float *Sink) {
+  float S = 0;
+  for (int Pass = 0; Pass < Passes; ++Pass)
+    for (size_t I = blockIdx.x * size_t(blockDim.x) + threadIdx.x; I < Lines;
+         I += size_t(gridDim.x) * blockDim.x)
+      S += ldcg(In + I * 32);
+  if (S == 1234.5f)
+    Sink[0] = S;
+}
+
 __global__ void emptyKernel() {}
 
 /// Spins one thread until the global timer advanced by \p Ns; records the
@@ -590,8 +604,29 @@ std::map<std::string, Measured> Probe::run() {
                                (Ms * 1e6)
                          : 0);
     }
+    // L2 requests: the same L2-resident bytes read a float per 128-byte
+    // line; SM cycles per line request = time x clock x SMs / lines read
+    // (for the cache model's `l2_request_cycles`, docs/timing.md).
+    size_t Lines = L2N4 * sizeof(float4) / 128;
+    const float *InF = reinterpret_cast<const float *>(In);
+    lineKernel<<<Blocks, 256>>>(InF, Lines, 1, DFSink);
+    std::vector<double> Req;
+    for (int I = 0; I < PL.Repeats; ++I) {
+      double Ms = timeMs([&] {
+        lineKernel<<<Blocks, 256>>>(InF, Lines, PL.L2ReadPasses, DFSink);
+      });
+      Req.push_back(Ms * 1e6 * ClockGhz * Prop.multiProcessorCount /
+                    (double(PL.L2ReadPasses) * double(Lines)));
+    }
     CK(cudaFree(In));
     CK(cudaFree(Out));
+    Add("l2.request_cycles", Req,
+        "reads (ld.global.cg) of one float per 128-byte line of " +
+            num(Lines * 128 / 1048576.0) + " MiB, " +
+            std::to_string(PL.L2ReadPasses) +
+            " passes, cudaEvent time x clock_ghz x SMs / lines: SM cycles "
+            "per line request (the cache model's l2_request_cycles; not "
+            "written to the profile)");
     Add("l2.bandwidth_gbs", V,
         "reads (ld.global.cg) of " + num(L2N4 * 16 / 1048576.0) + " MiB, " +
             std::to_string(PL.L2ReadPasses) +

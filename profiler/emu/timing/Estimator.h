@@ -18,7 +18,9 @@
 /// SecondStride), so an estimate at a large data size costs one wave of two
 /// SMs; the emulated
 /// runtime instead traces the launch it runs anyway, and both see the same
-/// blocks. docs/timing.md.
+/// blocks. With the cache model, the blocks' earlier neighbours on other
+/// SMs run too, for their sectors only (addNeighbours, ExtraBlocks): the
+/// L2 all SMs share. docs/timing.md.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_PROFILER_EMU_TIMING_ESTIMATOR_H
 #define KLARAPTOR_PROFILER_EMU_TIMING_ESTIMATOR_H

@@ -111,6 +111,8 @@ bool parseTimingParams(std::string_view Text, const std::string &Origin,
       if (V < 1)
         return Fail("'l1_sectors_per_cycle' expects a number >= 1");
       P.L1SectorsPerCycle = V;
+    } else if (Key == "l2_request_cycles") {
+      P.L2RequestCycles = V;
     } else {
       Known = false;
       size_t Dot = Key.find('.');
@@ -269,6 +271,10 @@ private:
   /// The L2 shares of the SMs that run the neighbouring blocks: what they
   /// accessed hits for this SM too (the L2 is shared).
   LineCache L1, L2, Near;
+  /// When the SM's path to the L2 takes its next request
+  /// (TimingParams::L2RequestCycles).
+  double RequestNext = 0;
+  std::vector<uint64_t> MissLines; ///< scratch: one access's missed lines
   std::vector<double> Next[NumResources];
   std::vector<double> SchedNext;
   std::vector<int> Last;
@@ -343,6 +349,9 @@ private:
       // The cache model: each sector hits the L1 (loads), the L2, or goes
       // to DRAM; stores and atomics go through to the L2.
       double L1Hits = 0, L2Hits = 0, Misses = 0;
+      // The lines the L1's misses ask the L2 for (sectors of one line go
+      // in one request).
+      MissLines.clear();
       // The neighbours, handed out just before this block, access first.
       if (Near.enabled())
         for (uint32_t K = 0; K < D.NearUnits; ++K)
@@ -358,6 +367,7 @@ private:
         }
         if (!Load && L1.enabled())
           L1.drop(Sector);
+        MissLines.push_back(Sector >> 2);
         bool InL2 = L2.enabled() &&
                     (L2.lookUp(Sector) || (Near.enabled() && Near.lookUp(Sector)));
         (InL2 ? L2Hits : Misses) += 1;
@@ -365,6 +375,15 @@ private:
           L2.fill(Sector);
         if (Load && L1.enabled())
           L1.fill(Sector);
+      }
+      std::sort(MissLines.begin(), MissLines.end());
+      double Lines = double(std::unique(MissLines.begin(), MissLines.end()) -
+                            MissLines.begin());
+      R.L2Requests += Lines;
+      if (Lines > 0 && P.L2RequestCycles > 0) {
+        double Start = std::max(T, RequestNext);
+        RequestNext = Start + Lines * P.L2RequestCycles;
+        Done = std::max(Done, RequestNext);
       }
       R.L1HitSectors += L1Hits;
       R.L2HitSectors += L2Hits;

@@ -71,6 +71,11 @@ struct TimingParams {
   /// L1 hit sectors per cycle of the shared-memory resource's gap (its
   /// data path: 64 B/cycle/SM on Turing, 128 on Volta and later).
   double L1SectorsPerCycle = 4;
+  /// Cycles the SM's path to the L2 is busy per 128-byte line a warp's
+  /// access requests from it (its sectors that missed the L1, grouped by
+  /// line): a column of 32 rows asks for 32 lines where a coalesced row
+  /// asks for one. 0 (the default): only sectors count.
+  double L2RequestCycles = 0;
   bool cacheModel() const { return L1Bytes > 0 || L2Bytes > 0; }
   /// Cycles between the starts of two blocks on an SM (the block
   /// scheduler's rate): the SM's k-th block of a wave starts k times this
@@ -91,7 +96,7 @@ struct TimingParams {
 /// resourceName()), `schedulers`, `issue_gap`, `barrier_latency`,
 /// `l2_hit_rate`, `clock_ghz`, `launch_overhead_ns`, `block_launch_cycles`,
 /// `l1_bytes`,
-/// `l2_bytes`, `l1_latency`, `l1_sectors_per_cycle`. Errors name the line:
+/// `l2_bytes`, `l1_latency`, `l1_sectors_per_cycle`, `l2_request_cycles`. Errors name the line:
 /// "<origin>:3: unknown timing key 'foo'".
 bool parseTimingParams(std::string_view Text, const std::string &Origin,
                        TimingParams &P, std::string &Error);
@@ -172,6 +177,9 @@ struct SimResult {
   /// from DRAM.
   double L1HitSectors = 0, L2HitSectors = 0, MissSectors = 0;
   double LoadSectors = 0; ///< of them, loads'
+  /// The 128-byte lines the L1's misses asked the L2 for (one request per
+  /// line of an access).
+  double L2Requests = 0;
 };
 
 /// Runs the workload on one SM.

@@ -272,6 +272,28 @@ TEST(CacheModel, NeighboursSectorsAreInTheSharedL2) {
   EXPECT_EQ(R.MissSectors, 4);
 }
 
+TEST(CacheModel, EachLineMissedIsOneL2Request) {
+  TimingParams P = oneResource(4, 1);
+  P.L1Bytes = 128 * 64;
+  P.L2Bytes = 128 * 1024;
+  // Four sectors of one line (a coalesced row), then four sectors of four
+  // lines (a column), then the column again (L1 hits: no requests).
+  SmWorkload Row = tracedAccesses({{0, 1, 2, 3}});
+  SmWorkload Column = tracedAccesses({{400, 404, 408, 412}, {412, 400, 408, 404}});
+  SimResult R = simulate(Row, P), C = simulate(Column, P);
+  EXPECT_EQ(R.L2Requests, 1);
+  EXPECT_EQ(C.L2Requests, 4);
+  // Without a cost per request both take the same time; with 50 cycles per
+  // request the column waits for four.
+  EXPECT_DOUBLE_EQ(R.Cycles, simulate(tracedAccesses({{400, 404, 408, 412}}), P).Cycles);
+  P.L2RequestCycles = 50;
+  SimResult R2 = simulate(Row, P), C2 = simulate(Column, P);
+  EXPECT_GE(R2.Cycles, 50);
+  EXPECT_LT(R2.Cycles, 100);
+  EXPECT_GE(C2.Cycles, 200);
+  EXPECT_EQ(C2.L1HitSectors, 4);
+}
+
 TEST(CacheModel, HitsAreCheaperThanMisses) {
   TimingParams P = oneResource(4, 1);
   P[Resource::Dram].Latency = 400;
@@ -310,6 +332,9 @@ TEST(CacheModel, Keys) {
   EXPECT_EQ(P.L2Bytes, 4194304);
   EXPECT_EQ(P.L1Latency, 32);
   EXPECT_EQ(P.L1SectorsPerCycle, 2);
+  ASSERT_TRUE(parseTimingParams("l2_request_cycles = 2.5\n", "t", P, Error))
+      << Error;
+  EXPECT_EQ(P.L2RequestCycles, 2.5);
   EXPECT_FALSE(parseTimingParams("l1_sectors_per_cycle = 0.5\n", "t", P, Error));
   EXPECT_EQ(Error, "t:1: 'l1_sectors_per_cycle' expects a number >= 1");
   EXPECT_FALSE(TimingParams().cacheModel());
