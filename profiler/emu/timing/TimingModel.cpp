@@ -150,6 +150,11 @@ struct WarpState {
   bool Done = false, Waiting = false;
   double ReadyAt = 0; ///< barrier release
   std::vector<double> RegReady;
+  /// The next instruction, and when its registers and the barrier allow
+  /// it (ReadyAt and its sources' RegReady; only this warp changes them):
+  /// kept by refresh() so that earliest() need not look at the sources.
+  const StaticInst *Cur = nullptr;
+  double Deps = 0;
 };
 
 struct BlockState {
@@ -228,6 +233,7 @@ public:
       }
       ++Live;
       ++Blocks[W.Warps[I].Block].Live;
+      refresh(I);
     }
   }
 
@@ -300,18 +306,28 @@ private:
     }
   }
 
-  /// When warp \p WI's next instruction could start (Never: it cannot).
-  double earliest(uint32_t WI) {
+  /// Recomputes WarpState::Cur and Deps after warp \p WI advanced or its
+  /// barrier released it.
+  void refresh(uint32_t WI) {
     WarpState &S = Warps[WI];
-    if (S.Done || S.Waiting)
-      return Never;
-    const DynInst &D = W.Warps[WI].Insts[S.Pos];
-    const StaticInst &I = W.Code[D.Idx];
-    double E = std::max(S.ReadyAt, SchedNext[S.Sched]);
+    if (S.Done)
+      return;
+    const StaticInst &I = W.Code[W.Warps[WI].Insts[S.Pos].Idx];
+    S.Cur = &I;
+    double E = S.ReadyAt;
     for (unsigned K = 0; K < I.NumSrc; ++K)
       E = std::max(E, S.RegReady[I.Src[K]]);
-    if (!I.Barrier)
-      E = std::max(E, next(I.Res, S.Sched));
+    S.Deps = E;
+  }
+
+  /// When warp \p WI's next instruction could start (Never: it cannot).
+  double earliest(uint32_t WI) {
+    const WarpState &S = Warps[WI];
+    if (S.Done || S.Waiting)
+      return Never;
+    double E = std::max(S.Deps, SchedNext[S.Sched]);
+    if (!S.Cur->Barrier)
+      E = std::max(E, next(S.Cur->Res, S.Sched));
     return E;
   }
 
@@ -428,8 +444,10 @@ private:
 
   void advance(uint32_t WI) {
     WarpState &S = Warps[WI];
-    if (++S.Pos < W.Warps[WI].Insts.size())
+    if (++S.Pos < W.Warps[WI].Insts.size()) {
+      refresh(WI);
       return;
+    }
     S.Done = true;
     --Live;
     BlockState &B = Blocks[W.Warps[WI].Block];
@@ -451,6 +469,7 @@ private:
       WarpState &S = Warps[WI];
       S.Waiting = false;
       S.ReadyAt = std::max(S.ReadyAt, At);
+      refresh(WI);
       if (S.Done)
         --B.Live;
     }
