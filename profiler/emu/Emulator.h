@@ -199,7 +199,7 @@ public:
   /// After traceBlock answered buffers for block \p Linear: one buffer per
   /// warp for the 32-byte sectors of its global accesses, or null (the
   /// default) for none. Each global event with Units = n appends its n
-  /// distinct sectors, in order: the sector's address / 32, with bit 63 set
+  /// distinct sectors, in ascending order: the sector's address / 32, with bit 63 set
   /// for a store and bit 62 for an atomic (the cache model of
   /// profiler/emu/timing/TimingModel.cpp).
   virtual std::vector<uint64_t> *traceSectors(uint64_t Linear);

@@ -280,7 +280,6 @@ private:
   /// When the SM's path to the L2 takes its next request
   /// (TimingParams::L2RequestCycles).
   double RequestNext = 0;
-  std::vector<uint64_t> MissLines; ///< scratch: one access's missed lines
   std::vector<double> Next[NumResources];
   std::vector<double> SchedNext;
   std::vector<int> Last;
@@ -366,8 +365,10 @@ private:
       // to DRAM; stores and atomics go through to the L2.
       double L1Hits = 0, L2Hits = 0, Misses = 0;
       // The lines the L1's misses ask the L2 for (sectors of one line go
-      // in one request).
-      MissLines.clear();
+      // in one request). An access's sectors come in ascending order
+      // (SmWorkload::Sectors), so a new line is a change of line.
+      uint64_t LastLine = ~uint64_t(0);
+      double Lines = 0;
       // The neighbours, handed out just before this block, access first.
       if (Near.enabled())
         for (uint32_t K = 0; K < D.NearUnits; ++K)
@@ -383,7 +384,10 @@ private:
         }
         if (!Load && L1.enabled())
           L1.drop(Sector);
-        MissLines.push_back(Sector >> 2);
+        if ((Sector >> 2) != LastLine) {
+          LastLine = Sector >> 2;
+          ++Lines;
+        }
         bool InL2 = L2.enabled() &&
                     (L2.lookUp(Sector) || (Near.enabled() && Near.lookUp(Sector)));
         (InL2 ? L2Hits : Misses) += 1;
@@ -392,9 +396,6 @@ private:
         if (Load && L1.enabled())
           L1.fill(Sector);
       }
-      std::sort(MissLines.begin(), MissLines.end());
-      double Lines = double(std::unique(MissLines.begin(), MissLines.end()) -
-                            MissLines.begin());
       R.L2Requests += Lines;
       if (Lines > 0 && P.L2RequestCycles > 0) {
         double Start = std::max(T, RequestNext);

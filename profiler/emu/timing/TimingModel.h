@@ -151,7 +151,8 @@ struct SmWorkload {
   uint32_t NumBlocks = 0;
   uint32_t NumRegs = 0; ///< register ids are below this
   std::vector<CodeRegion> Regions;
-  /// The traced sectors (emu::TraceSink::traceSectors's encoding).
+  /// The traced sectors (emu::TraceSink::traceSectors's encoding), each
+  /// access's in ascending order, as the emulator appends them.
   std::vector<uint64_t> Sectors;
   /// The neighbouring blocks' sectors (DynInst::NearOff), and how many
   /// L2 shares (of TimingParams::L2Bytes each) hold them: the other SMs'
