@@ -153,12 +153,8 @@ void addNeighbours(EstimatedBlocks &B, emu::Dim3 Grid) {
 }
 
 int TraceCollector::setOf(uint64_t Linear) const {
-  if (Linear % Stride == 0 && Linear / Stride < MaxBlocks)
-    return 0;
-  if (SecondStart != EstimatedBlocks::None && Linear >= SecondStart &&
-      (Linear - SecondStart) % Stride == 0 &&
-      (Linear - SecondStart) / Stride < MaxBlocks)
-    return 1;
+  if (int Set = Est.setOf(Linear); Set >= 0)
+    return Set;
   if (KeepSectors && std::binary_search(Est.Neighbours.begin(),
                                         Est.Neighbours.end(), Linear))
     return int(NeighbourSet);
@@ -169,12 +165,12 @@ bool TraceCollector::twoSets() const { return Kept[1] > 0; }
 
 std::vector<emu::TraceEvent> *TraceCollector::traceBlock(uint64_t Linear,
                                                          uint32_t Warps) {
-  int Set = Stride ? setOf(Linear) : 0;
+  int Set = Est.Stride ? setOf(Linear) : 0;
   if (Set < 0)
     return nullptr;
   std::lock_guard<std::mutex> G(M);
   if (Set < 2) {
-    if (Kept[Set] >= MaxBlocks)
+    if (Kept[Set] >= Est.PerSm)
       return nullptr;
     ++Kept[Set];
   }

@@ -92,12 +92,14 @@ public:
   /// the cache model: TimingParams::cacheModel()).
   explicit TraceCollector(uint64_t MaxBlocks, uint64_t Stride = 0,
                           bool KeepSectors = false)
-      : MaxBlocks(MaxBlocks), Stride(Stride), KeepSectors(KeepSectors) {}
+      : Est(firstSet(MaxBlocks, Stride)), KeepSectors(KeepSectors) {}
   /// Keeps both sets of \p B, and its neighbours (their sectors only
   /// matter, for the shared L2) when \p KeepSectors.
   TraceCollector(const EstimatedBlocks &B, bool KeepSectors)
-      : MaxBlocks(B.PerSm), Stride(B.Stride), SecondStart(B.Start[1]),
-        KeepSectors(KeepSectors), Est(B) {}
+      : Est(B), KeepSectors(KeepSectors) {}
+  /// The blocks this collector keeps (Stride 0: the first PerSm that run;
+  /// Neighbours used only with sectors).
+  const EstimatedBlocks Est;
   std::vector<emu::TraceEvent> *traceBlock(uint64_t Linear,
                                            uint32_t Warps) override;
   std::vector<uint64_t> *traceSectors(uint64_t Linear) override;
@@ -115,18 +117,18 @@ public:
   bool twoSets() const;
 
 private:
-  /// The set block \p Linear belongs to, or -1.
+  static EstimatedBlocks firstSet(uint64_t MaxBlocks, uint64_t Stride) {
+    EstimatedBlocks B;
+    B.PerSm = MaxBlocks;
+    B.Stride = Stride;
+    return B;
+  }
+  /// The set block \p Linear belongs to (NeighbourSet for a neighbour), or
+  /// -1.
   int setOf(uint64_t Linear) const;
-  uint64_t MaxBlocks;
-  uint64_t Stride;
-  uint64_t SecondStart = EstimatedBlocks::None;
   unsigned Kept[2] = {0, 0};
   bool KeepSectors;
   std::mutex M;
-
-public:
-  /// The blocks this collector keeps (Neighbours empty without sectors).
-  const EstimatedBlocks Est;
 };
 
 /// The workload of the collected blocks (of set \p Set only, unless -1),
