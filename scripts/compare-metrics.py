@@ -19,7 +19,13 @@ mean of emu/gpu per program (--per kernel: per kernel; "both 0" where the
 key is zero on both sides throughout). Default keys: the counts both
 backends report; keys absent on either side are skipped. --markdown writes
 the same tables as Markdown, --json the figures. Exit 1 when a file is not
-a readable dataset or no sample matched. Pure Python.
+a readable dataset or no sample matched. Where the GPU side has CUPTI's
+cache counts and the emulator's the cache model's estimated hit rates, a
+last table compares the L1 load hit rate (l1_global_load_hit_sectors /
+global_load_sectors against estimated_l1_load_hit_rate) and the L2 read hit
+rate (l2_read_hit_sectors / l2_read_sectors against
+estimated_l2_read_hit_rate) per group: the means, the mean and largest
+|emu - gpu|, and Spearman's rank correlation over the samples. Pure Python.
 """
 import argparse
 import json
@@ -36,6 +42,15 @@ DEFAULT_KEYS = (
     "warps_launched blocks_launched registers_per_thread "
     "active_blocks_per_sm").split()
 SHOWN = 8  # launches listed per side when nothing matched
+# Cache hit rates: CUPTI's counts on the GPU side (docs/metrics.md), the
+# cache model's estimate on the emulator's (only with the opt-in cache model,
+# docs/timing.md). Compared where both sides have them.
+RATES = (
+    ("l1_load_hit_rate", "l1_global_load_hit_sectors", "global_load_sectors",
+     "estimated_l1_load_hit_rate"),
+    ("l2_read_hit_rate", "l2_read_hit_sectors", "l2_read_sectors",
+     "estimated_l2_read_hit_rate"),
+)
 
 
 def fail(msg, notes=()):
@@ -165,6 +180,55 @@ def figures(pairs):
     return out
 
 
+def ranks(values):
+    """Ranks from 1, ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(xs, ys):
+    """Spearman's rank correlation; None with fewer than 3 values or a
+    constant side."""
+    if len(xs) < 3:
+        return None
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    if sxx == 0 or syy == 0:
+        return None
+    return sxy / math.sqrt(sxx * syy)
+
+
+def rate_pair(sample, rate):
+    """(gpu, emu) of one hit rate in a matched sample, or None."""
+    _, hits, total, est = rate
+    g, e = sample["gpu"], sample["emu"]
+    if hits not in g or not g.get(total) or est not in e:
+        return None
+    return (g[hits] / g[total], e[est])
+
+
+def rate_figures(pairs):
+    diffs = [abs(e - g) for g, e in pairs]
+    return {"samples": len(pairs),
+            "gpu_mean": sum(g for g, _ in pairs) / len(pairs),
+            "emu_mean": sum(e for _, e in pairs) / len(pairs),
+            "mean_abs_diff": sum(diffs) / len(diffs),
+            "max_abs_diff": max(diffs),
+            "spearman": spearman([g for g, _ in pairs], [e for _, e in pairs])}
+
+
 def ratio_text(r):
     if r is None:
         return "-"
@@ -209,6 +273,20 @@ def report(res, markdown):
     for key in res["keys"]:
         rows.append([key] + [group_cell(res["groups"][g].get(key)) for g in groups])
     lines += table(rows, markdown) + [""]
+    if res["rates"]:
+        lines.append(head + "cache hit rates per %s (gpu: CUPTI's counts; emu: "
+                     "the cache model's estimate)" % res["per"])
+        rows = [[res["per"], "rate", "samples", "gpu mean", "emu mean",
+                 "mean |emu-gpu|", "max |emu-gpu|", "Spearman"]]
+        for group, rates in res["rates"].items():
+            for name, f in rates.items():
+                rows.append([group, name, str(f["samples"]),
+                             "%.3f" % f["gpu_mean"], "%.3f" % f["emu_mean"],
+                             "%.3f" % f["mean_abs_diff"],
+                             "%.3f" % f["max_abs_diff"],
+                             "-" if f["spearman"] is None
+                             else "%.3f" % f["spearman"]])
+        lines += table(rows, markdown) + [""]
     sk = res["not_compared"]
     notes = ["programs on one side only: gpu: %s; emu: %s" %
              (", ".join(res["gpu_only_programs"]) or "none",
@@ -283,6 +361,15 @@ def main():
                           if key in s["gpu"] and key in s["emu"]])
             for key in res["keys"]
             if any(key in s["gpu"] and key in s["emu"] for s in samples)}
+    res["rates"] = {}
+    for group in res["groups"]:
+        for rate in RATES:
+            pairs = [p for p in (rate_pair(s, rate) for s in matched
+                                 if (s["program"] if args.per == "program" else
+                                     "%s/%s" % (s["program"], s["kernel"])) == group)
+                     if p is not None]
+            if pairs:
+                res["rates"].setdefault(group, {})[rate[0]] = rate_figures(pairs)
     sys.stdout.write(report(res, False))
     try:
         if args.markdown:

@@ -1246,13 +1246,18 @@ Runtime::makeRecord(const LaunchRequest &R, const emu::LaunchMetrics &M,
     Rec.set("estimated_blocks_simulated", double(E->BlocksSimulated));
     // The cache model's hit rates (docs/timing.md, "The cache model"), over
     // the simulated blocks: comparable with CUPTI's l1_global_load_hit_sectors
-    // / global_load_sectors and l2_read_hit_sectors / l2_read_sectors.
+    // / global_load_sectors and (loads only) l2_read_hit_sectors /
+    // l2_read_sectors.
     const timing::SimResult &S = E->A.Base;
     if (S.LoadSectors > 0)
       Rec.set("estimated_l1_load_hit_rate", S.L1HitSectors / S.LoadSectors);
     if (S.L2HitSectors + S.MissSectors > 0)
       Rec.set("estimated_l2_hit_rate",
               S.L2HitSectors / (S.L2HitSectors + S.MissSectors));
+    if (S.L2ReadHitSectors + S.L2ReadMissSectors > 0)
+      Rec.set("estimated_l2_read_hit_rate",
+              S.L2ReadHitSectors /
+                  (S.L2ReadHitSectors + S.L2ReadMissSectors));
   }
   return Rec;
 }

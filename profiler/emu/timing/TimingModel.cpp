@@ -391,6 +391,8 @@ private:
         bool InL2 = L2.enabled() &&
                     (L2.lookUp(Sector) || (Near.enabled() && Near.lookUp(Sector)));
         (InL2 ? L2Hits : Misses) += 1;
+        if (Load)
+          (InL2 ? R.L2ReadHitSectors : R.L2ReadMissSectors) += 1;
         if (L2.enabled())
           L2.fill(Sector);
         if (Load && L1.enabled())

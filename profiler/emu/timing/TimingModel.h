@@ -178,6 +178,10 @@ struct SimResult {
   /// from DRAM.
   double L1HitSectors = 0, L2HitSectors = 0, MissSectors = 0;
   double LoadSectors = 0; ///< of them, loads'
+  /// Of the load sectors past the L1: those the L2 (or a neighbour's share
+  /// of it) served, and those from DRAM (CUPTI's l2_read_hit_sectors and
+  /// the rest of l2_read_sectors).
+  double L2ReadHitSectors = 0, L2ReadMissSectors = 0;
   /// The 128-byte lines the L1's misses asked the L2 for (one request per
   /// line of an access).
   double L2Requests = 0;

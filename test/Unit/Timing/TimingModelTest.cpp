@@ -243,6 +243,10 @@ TEST(CacheModel, SectorsHitTheLevelThatHoldsThem) {
   EXPECT_EQ(R.L1HitSectors, 2);
   EXPECT_EQ(R.L2HitSectors, 2);
   EXPECT_EQ(R.MissSectors, 6);
+  // The loads' share past the L1 (CUPTI's L2 read sectors): the store's
+  // miss is not a read.
+  EXPECT_EQ(R.L2ReadHitSectors, 2);
+  EXPECT_EQ(R.L2ReadMissSectors, 5);
   // Without the cache sizes the sectors are charged as before (no counts).
   P.L1Bytes = P.L2Bytes = 0;
   SimResult Off = simulate(W, P);
