@@ -355,21 +355,18 @@ def main():
             "%s/%s" % (s["program"], s["kernel"])
         res["groups"].setdefault(group, [])
         res["groups"][group].append(s)
+    res["rates"] = {}
     for group, samples in res["groups"].items():
+        for rate in RATES:
+            pairs = [p for p in (rate_pair(s, rate) for s in samples)
+                     if p is not None]
+            if pairs:
+                res["rates"].setdefault(group, {})[rate[0]] = rate_figures(pairs)
         res["groups"][group] = {
             key: figures([(s["gpu"][key], s["emu"][key]) for s in samples
                           if key in s["gpu"] and key in s["emu"]])
             for key in res["keys"]
             if any(key in s["gpu"] and key in s["emu"] for s in samples)}
-    res["rates"] = {}
-    for group in res["groups"]:
-        for rate in RATES:
-            pairs = [p for p in (rate_pair(s, rate) for s in matched
-                                 if (s["program"] if args.per == "program" else
-                                     "%s/%s" % (s["program"], s["kernel"])) == group)
-                     if p is not None]
-            if pairs:
-                res["rates"].setdefault(group, {})[rate[0]] = rate_figures(pairs)
     sys.stdout.write(report(res, False))
     try:
         if args.markdown:
