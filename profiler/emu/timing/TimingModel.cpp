@@ -369,6 +369,10 @@ private:
       // (SmWorkload::Sectors), so a new line is a change of line.
       uint64_t LastLine = ~uint64_t(0);
       double Lines = 0;
+      // Every line the access touches, hit or miss, load or store, is one
+      // wavefront through the L1's data path.
+      uint64_t LastAnyLine = ~uint64_t(0);
+      double Wavefronts = 0;
       // The neighbours, handed out just before this block, access first.
       if (Near.enabled())
         for (uint32_t K = 0; K < D.NearUnits; ++K)
@@ -378,6 +382,10 @@ private:
         bool Load = (Raw >> 62) == 0;
         R.LoadSectors += Load;
         uint64_t Sector = Raw & ((uint64_t(1) << 62) - 1);
+        if ((Sector >> 2) != LastAnyLine) {
+          LastAnyLine = Sector >> 2;
+          ++Wavefronts;
+        }
         if (Load && L1.enabled() && L1.lookUp(Sector)) {
           ++L1Hits;
           continue;
@@ -407,13 +415,19 @@ private:
       R.L1HitSectors += L1Hits;
       R.L2HitSectors += L2Hits;
       R.MissSectors += Misses;
-      // L1 hits share the SM's L1/shared-memory data path: a wavefront of
-      // up to L1SectorsPerCycle sectors per gap of the shared resource.
-      if (L1Hits > 0) {
+      // The access passes the SM's L1/shared-memory data path one line at
+      // a time (a wavefront per 128-byte line, whatever its sectors), each
+      // taking the time of a whole line at L1SectorsPerCycle sectors per
+      // gap of the shared resource: a warp reading a column of 32 rows
+      // takes 32 wavefronts where a coalesced row takes one.
+      R.L1Wavefronts += Wavefronts;
+      if (Wavefronts > 0) {
         double Ready = stage(Resource::Shared, I.Region, S.Sched, T,
-                             std::ceil(L1Hits / P.L1SectorsPerCycle));
-        Done = std::max(Done, Ready + std::max(0.0, P.L1Latency -
-                                                        P[Resource::Shared].Latency));
+                             Wavefronts * P.l1WavefrontUnits());
+        Done = std::max(Done, Ready);
+        if (L1Hits > 0)
+          Done = std::max(Done, Ready + std::max(0.0, P.L1Latency -
+                                                          P[Resource::Shared].Latency));
       }
       if (L2Hits > 0)
         Done = std::max(Done, stage(Resource::L2, I.Region, S.Sched, T, L2Hits));

@@ -23,6 +23,7 @@
 #ifndef KLARAPTOR_PROFILER_EMU_TIMING_TIMINGMODEL_H
 #define KLARAPTOR_PROFILER_EMU_TIMING_TIMINGMODEL_H
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -68,9 +69,13 @@ struct TimingParams {
   /// 32-byte sectors; loads fill both, stores and atomics only the L2.
   double L1Bytes = 0, L2Bytes = 0;
   double L1Latency = 30; ///< cycles of an L1 hit
-  /// L1 hit sectors per cycle of the shared-memory resource's gap (its
-  /// data path: 64 B/cycle/SM on Turing, 128 on Volta and later).
+  /// Sectors per cycle of the L1's data path, in gaps of the shared-memory
+  /// resource (64 B/cycle/SM on Turing, 128 on Volta and later). A global
+  /// access passes it one 128-byte line (wavefront) at a time, each the
+  /// time of its four sectors, hit or miss: l1WavefrontUnits().
   double L1SectorsPerCycle = 4;
+  /// Gaps of the shared resource one wavefront (one line) occupies.
+  double l1WavefrontUnits() const { return std::max(1.0, 4 / L1SectorsPerCycle); }
   /// Cycles the SM's path to the L2 is busy per 128-byte line a warp's
   /// access requests from it (its sectors that missed the L1, grouped by
   /// line): a column of 32 rows asks for 32 lines where a coalesced row
@@ -185,6 +190,10 @@ struct SimResult {
   /// The 128-byte lines the L1's misses asked the L2 for (one request per
   /// line of an access).
   double L2Requests = 0;
+  /// The lines all traced global accesses touched (hits and misses, loads
+  /// and stores, one per line per warp access): the L1 data path's
+  /// wavefronts.
+  double L1Wavefronts = 0;
 };
 
 /// Runs the workload on one SM.

@@ -314,14 +314,51 @@ TEST(CacheModel, HitsAreCheaperThanMisses) {
   SmWorkload Stream = tracedAccesses(Fresh);
   double T1 = simulate(Reuse, P).Cycles, T2 = simulate(Stream, P).Cycles;
   EXPECT_LT(T1, T2);
-  // The L1 hits pay the shared data path: 4 sectors at 2 per cycle is 2
-  // units of its gap, and the L1 latency beyond the shared latency.
+  // Both accesses (the miss and the hit) pass the shared data path: one
+  // line at 2 sectors per cycle is 2 units of its gap each.
   P.L1SectorsPerCycle = 2;
   P[Resource::Shared].Gap = 5;
   SmWorkload One = tracedAccesses({{0, 1, 2, 3}, {0, 1, 2, 3}});
   SimResult R = simulate(One, P);
   EXPECT_EQ(R.L1HitSectors, 4);
-  EXPECT_DOUBLE_EQ(R.Busy[unsigned(Resource::Shared)], 2 * 5);
+  EXPECT_EQ(R.L1Wavefronts, 2);
+  EXPECT_DOUBLE_EQ(R.Busy[unsigned(Resource::Shared)], 2 * 2 * 5);
+}
+
+TEST(CacheModel, EachLineIsOneL1Wavefront) {
+  TimingParams P = oneResource(4, 1);
+  P.L1Bytes = 128 * 64;
+  P.L2Bytes = 128 * 1024;
+  P.L1SectorsPerCycle = 4;
+  P.L1Latency = 2;
+  const uint64_t Store = uint64_t(1) << 63;
+  // A warp reading a row (four sectors of one line) twice, and one reading
+  // a column (one sector in each of 32 lines) twice: the second reads all
+  // hit the L1, but the column still passes the data path one line at a
+  // time, as does a store.
+  std::vector<uint64_t> Column;
+  for (uint64_t K = 0; K < 32; ++K)
+    Column.push_back(1000 + 4 * K);
+  SimResult Row = simulate(tracedAccesses({{0, 1, 2, 3}, {0, 1, 2, 3}}), P);
+  SimResult Col = simulate(tracedAccesses({Column, Column}), P);
+  SimResult Stored = simulate(tracedAccesses({{Store | 0, Store | 4}}), P);
+  EXPECT_EQ(Row.L1HitSectors, 4);
+  EXPECT_EQ(Col.L1HitSectors, 32);
+  EXPECT_EQ(Row.L1Wavefronts, 2);
+  EXPECT_EQ(Col.L1Wavefronts, 64);
+  EXPECT_EQ(Stored.L1Wavefronts, 2);
+  EXPECT_DOUBLE_EQ(Col.Busy[unsigned(Resource::Shared)], 64);
+  EXPECT_GE(Col.Cycles, 64);
+  EXPECT_LT(Row.Cycles, 16);
+  // On a data path of 64 B per cycle (Turing) a line takes two gaps,
+  // however few of its sectors the access reads; one of 256 B per cycle
+  // still takes one per line.
+  P.L1SectorsPerCycle = 2;
+  EXPECT_DOUBLE_EQ(simulate(tracedAccesses({Column, Column}), P)
+                       .Busy[unsigned(Resource::Shared)], 128);
+  P.L1SectorsPerCycle = 8;
+  EXPECT_DOUBLE_EQ(simulate(tracedAccesses({Column, Column}), P)
+                       .Busy[unsigned(Resource::Shared)], 64);
 }
 
 TEST(CacheModel, Keys) {
