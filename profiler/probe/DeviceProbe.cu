@@ -162,6 +162,16 @@ __global__ void lineKernel(const float *__restrict__ In, size_t Lines,
     Sink[0] = S;
 }
 
+/// Writes \p N float4s \p Passes times (an array that fits in L2): the
+/// L2's write bandwidth, the stores of a kernel that writes its output
+/// element at every step (PolyBench's gemm, syrk).
+__global__ void writeKernel(float4 *__restrict__ Out, size_t N, int Passes) {
+  for (int Pass = 0; Pass < Passes; ++Pass)
+    for (size_t I = blockIdx.x * size_t(blockDim.x) + threadIdx.x; I < N;
+         I += size_t(gridDim.x) * blockDim.x)
+      Out[I] = make_float4(float(Pass), 0.f, 0.f, 0.f);
+}
+
 __global__ void emptyKernel() {}
 
 /// Spins one thread until the global timer advanced by \p Ns; records the
@@ -618,8 +628,27 @@ std::map<std::string, Measured> Probe::run() {
       Req.push_back(Ms * 1e6 * ClockGhz * Prop.multiProcessorCount /
                     (double(PL.L2ReadPasses) * double(Lines)));
     }
+    // L2 stores: the same L2-resident bytes written, many passes; SM
+    // cycles per stored sector = time x clock x SMs / sectors (for the
+    // cache model's `l2_store_gap`, docs/timing.md).
+    writeKernel<<<Blocks, 256>>>(In, L2N4, 1);
+    std::vector<double> Store;
+    for (int I = 0; I < PL.Repeats; ++I) {
+      double Ms = timeMs([&] {
+        writeKernel<<<Blocks, 256>>>(In, L2N4, PL.L2ReadPasses);
+      });
+      Store.push_back(Ms * 1e6 * ClockGhz * Prop.multiProcessorCount /
+                      (double(PL.L2ReadPasses) * double(L2N4) *
+                       (sizeof(float4) / 32.0)));
+    }
     CK(cudaFree(In));
     CK(cudaFree(Out));
+    Add("l2.store_gap", Store,
+        "writes of " + num(L2N4 * 16 / 1048576.0) + " MiB, " +
+            std::to_string(PL.L2ReadPasses) +
+            " passes, cudaEvent time x clock_ghz x SMs / 32-byte sectors "
+            "written: SM cycles per stored sector (the cache model's "
+            "l2_store_gap; not written to the profile)");
     Add("l2.request_cycles", Req,
         "reads (ld.global.cg) of one float per 128-byte line of " +
             num(Lines * 128 / 1048576.0) + " MiB, " +

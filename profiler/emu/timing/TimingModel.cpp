@@ -113,6 +113,8 @@ bool parseTimingParams(std::string_view Text, const std::string &Origin,
       P.L1SectorsPerCycle = V;
     } else if (Key == "l2_request_cycles") {
       P.L2RequestCycles = V;
+    } else if (Key == "l2_store_gap") {
+      P.L2StoreGap = V;
     } else {
       Known = false;
       size_t Dot = Key.find('.');
@@ -363,7 +365,7 @@ private:
     if (D.Units > 0 && D.SecOff != DynInst::NoSectors && P.cacheModel()) {
       // The cache model: each sector hits the L1 (loads), the L2, or goes
       // to DRAM; stores and atomics go through to the L2.
-      double L1Hits = 0, L2Hits = 0, Misses = 0;
+      double L1Hits = 0, L2Hits = 0, Misses = 0, L2StoreHits = 0;
       // The lines the L1's misses ask the L2 for (sectors of one line go
       // in one request). An access's sectors come in ascending order
       // (SmWorkload::Sectors), so a new line is a change of line.
@@ -399,6 +401,8 @@ private:
         bool InL2 = L2.enabled() &&
                     (L2.lookUp(Sector) || (Near.enabled() && Near.lookUp(Sector)));
         (InL2 ? L2Hits : Misses) += 1;
+        if (InL2 && !Load)
+          ++L2StoreHits;
         if (Load)
           (InL2 ? R.L2ReadHitSectors : R.L2ReadMissSectors) += 1;
         if (L2.enabled())
@@ -429,8 +433,14 @@ private:
           Done = std::max(Done, Ready + std::max(0.0, P.L1Latency -
                                                           P[Resource::Shared].Latency));
       }
-      if (L2Hits > 0)
-        Done = std::max(Done, stage(Resource::L2, I.Region, S.Sched, T, L2Hits));
+      if (L2Hits > 0) {
+        // A stored sector takes the L2's write time (L2StoreGap), in units
+        // of its gap.
+        double Gap = P[Resource::L2].Gap;
+        double StoreUnits = P.L2StoreGap > 0 && Gap > 0 ? P.L2StoreGap / Gap : 1;
+        Done = std::max(Done, stage(Resource::L2, I.Region, S.Sched, T,
+                                    L2Hits + L2StoreHits * (StoreUnits - 1)));
+      }
       if (Misses > 0)
         Done = std::max(Done, stage(Resource::Dram, I.Region, S.Sched, T, Misses));
     } else if (D.Units > 0) {

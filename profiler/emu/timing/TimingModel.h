@@ -81,6 +81,9 @@ struct TimingParams {
   /// line): a column of 32 rows asks for 32 lines where a coalesced row
   /// asks for one. 0 (the default): only sectors count.
   double L2RequestCycles = 0;
+  /// Cycles a stored sector occupies the L2 (its write bandwidth, per SM);
+  /// 0 (the default): the L2's gap, as a load's sector.
+  double L2StoreGap = 0;
   bool cacheModel() const { return L1Bytes > 0 || L2Bytes > 0; }
   /// Cycles between the starts of two blocks on an SM (the block
   /// scheduler's rate): the SM's k-th block of a wave starts k times this
@@ -101,7 +104,8 @@ struct TimingParams {
 /// resourceName()), `schedulers`, `issue_gap`, `barrier_latency`,
 /// `l2_hit_rate`, `clock_ghz`, `launch_overhead_ns`, `block_launch_cycles`,
 /// `l1_bytes`,
-/// `l2_bytes`, `l1_latency`, `l1_sectors_per_cycle`, `l2_request_cycles`. Errors name the line:
+/// `l2_bytes`, `l1_latency`, `l1_sectors_per_cycle`, `l2_request_cycles`,
+/// `l2_store_gap`. Errors name the line:
 /// "<origin>:3: unknown timing key 'foo'".
 bool parseTimingParams(std::string_view Text, const std::string &Origin,
                        TimingParams &P, std::string &Error);

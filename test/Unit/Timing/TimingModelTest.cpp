@@ -298,6 +298,26 @@ TEST(CacheModel, EachLineMissedIsOneL2Request) {
   EXPECT_EQ(C2.L1HitSectors, 4);
 }
 
+TEST(CacheModel, StoresTakeTheL2sWriteTime) {
+  TimingParams P = oneResource(4, 1);
+  P.L1Bytes = 128 * 64;
+  P.L2Bytes = 128 * 1024;
+  P[Resource::L2].Gap = 2;
+  const uint64_t Store = uint64_t(1) << 63;
+  // A line loaded (4 DRAM misses, now in the L2), then stored (4 L2 hits)
+  // and loaded again (4 L1 misses, the store dropped them: 4 L2 hits).
+  SmWorkload W = tracedAccesses(
+      {{0, 1, 2, 3}, {Store | 0, Store | 1, Store | 2, Store | 3}, {0, 1, 2, 3}});
+  SimResult R = simulate(W, P);
+  EXPECT_EQ(R.L2HitSectors, 8);
+  EXPECT_DOUBLE_EQ(R.Busy[unsigned(Resource::L2)], 8 * 2);
+  // Stores at 5 cycles per sector, loads at the gap: 4 x 5 + 4 x 2.
+  P.L2StoreGap = 5;
+  R = simulate(W, P);
+  EXPECT_EQ(R.L2HitSectors, 8);
+  EXPECT_DOUBLE_EQ(R.Busy[unsigned(Resource::L2)], 4 * 5 + 4 * 2);
+}
+
 TEST(CacheModel, HitsAreCheaperThanMisses) {
   TimingParams P = oneResource(4, 1);
   P[Resource::Dram].Latency = 400;
@@ -376,6 +396,8 @@ TEST(CacheModel, Keys) {
   ASSERT_TRUE(parseTimingParams("l2_request_cycles = 2.5\n", "t", P, Error))
       << Error;
   EXPECT_EQ(P.L2RequestCycles, 2.5);
+  ASSERT_TRUE(parseTimingParams("l2_store_gap = 3.1\n", "t", P, Error)) << Error;
+  EXPECT_EQ(P.L2StoreGap, 3.1);
   EXPECT_FALSE(parseTimingParams("l1_sectors_per_cycle = 0.5\n", "t", P, Error));
   EXPECT_EQ(Error, "t:1: 'l1_sectors_per_cycle' expects a number >= 1");
   EXPECT_FALSE(TimingParams().cacheModel());
