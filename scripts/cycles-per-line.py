@@ -56,11 +56,15 @@ def kernel_of(name):
 def read_csv(path):
     out = []
     with open(path) as f:
-        for r in csv.DictReader(f):
-            if r["kernel"] in KERNELS:
-                out.append(("rtx-2070-super", r["kernel"], int(r["n"]),
-                            int(r["bx"]), int(r["by"]),
-                            float(r["median_ms"]) * 1e6))
+        for number, r in enumerate(csv.DictReader(f), 2):
+            try:
+                if r["kernel"] in KERNELS:
+                    out.append(("rtx-2070-super", r["kernel"], int(r["n"]),
+                                int(r["bx"]), int(r["by"]),
+                                float(r["median_ms"]) * 1e6))
+            except (KeyError, TypeError, ValueError) as e:
+                sys.exit(f"cycles-per-line: {path}:{number}: expected the columns "
+                         f"kernel, n, bx, by, median_ms: {e!r}")
     return out
 
 
@@ -86,9 +90,13 @@ def read_datasets(gpu, folder):
                     kid, data = launches.get(o.get("launch"), (None, {}))
                     k = kernel_of(kernels.get(kid, ""))
                     if k and data and o.get("time_ns"):
-                        n = int(list(data.values())[0])
-                        out.append((gpu, k, n, o["block"][0], o["block"][1],
-                                    float(o["time_ns"])))
+                        try:
+                            n = int(list(data.values())[0])
+                            out.append((gpu, k, n, int(o["block"][0]),
+                                        int(o["block"][1]), float(o["time_ns"])))
+                        except (KeyError, IndexError, TypeError, ValueError) as e:
+                            sys.exit(f"cycles-per-line: {path}:{number}: a sample "
+                                     f"without a block or time: {e!r}")
     return out
 
 
