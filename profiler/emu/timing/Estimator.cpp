@@ -76,6 +76,10 @@ TimingParams builtinTimingParams(const devices::DeviceProfile &D) {
   std::string Error;
   if (!parseTimingParams(Text, "device profile '" + D.Id + "'", P, Error))
     P.Source = Error + "; ";
+  // The profile's L1 size does not turn the cache model on by itself
+  // (timingParamsFor, KLARAPTOR_EMU_CACHE).
+  P.ProfileL1Bytes = P.L1Bytes;
+  P.L1Bytes = 0;
   P.Source += "device profile '" + D.Id + "'";
   if (Missing == devices::timingKeys().size())
     P.Source += " (no timing keys: defaults)";
@@ -87,6 +91,29 @@ TimingParams builtinTimingParams(const devices::DeviceProfile &D) {
 bool timingParamsFor(const devices::DeviceProfile &D, TimingParams &P,
                      std::string &Error) {
   P = builtinTimingParams(D);
+  if (const char *Cache = std::getenv("KLARAPTOR_EMU_CACHE"); Cache && *Cache) {
+    std::string V(Cache);
+    if (V == "1" || V == "on") {
+      // The profile's L1 on the SM, and the SM's share of the L2 all SMs
+      // share (docs/timing.md, "The cache model").
+      int64_t SMs = D.MultiProcessorCount > 0 ? D.MultiProcessorCount : 1;
+      P.L1Bytes = P.ProfileL1Bytes;
+      P.L2Bytes = D.L2CacheSize > 0 ? double(D.L2CacheSize) / double(SMs) : 0;
+      if (P.L1Bytes <= 0 && P.L2Bytes <= 0) {
+        Error = "KLARAPTOR_EMU_CACHE=" + V + ": device profile '" + D.Id +
+                "' has neither timing.l1_bytes nor l2CacheSize";
+        return false;
+      }
+      char Buf[160];
+      std::snprintf(Buf, sizeof(Buf),
+                    " + cache model (KLARAPTOR_EMU_CACHE: L1 %.0f B, L2 share %.0f B)",
+                    P.L1Bytes, P.L2Bytes);
+      P.Source += Buf;
+    } else if (V != "0" && V != "off") {
+      Error = "KLARAPTOR_EMU_CACHE: expected 1, on, 0 or off, not '" + V + "'";
+      return false;
+    }
+  }
   const char *File = std::getenv("KLARAPTOR_EMU_TIMING_PARAMS");
   if (!File || !*File)
     return true;

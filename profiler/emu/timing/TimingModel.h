@@ -68,6 +68,9 @@ struct TimingParams {
   /// L1Bytes on the SM, an L2 of L2Bytes, LRU over 128-byte lines of four
   /// 32-byte sectors; loads fill both, stores and atomics only the L2.
   double L1Bytes = 0, L2Bytes = 0;
+  /// The device profile's L1 size (its `timing.l1_bytes`), kept aside: the
+  /// cache model's L1 when KLARAPTOR_EMU_CACHE=1 turns it on.
+  double ProfileL1Bytes = 0;
   double L1Latency = 30; ///< cycles of an L1 hit
   /// Sectors per cycle of the L1's data path, in gaps of the shared-memory
   /// resource (64 B/cycle/SM on Turing, 128 on Volta and later). A global

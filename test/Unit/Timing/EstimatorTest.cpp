@@ -487,3 +487,35 @@ TEST(Predicates, BranchAndSelectWaitForTheirSetp) {
 }
 
 } // namespace
+
+TEST(DeviceTiming, TheCacheModelIsSizedByTheProfile) {
+  devices::DeviceProfile R;
+  std::string Error;
+  ASSERT_TRUE(devices::loadDeviceProfile("rtx-2070-super", R, Error)) << Error;
+  // The profile's L1 size is kept aside: by default the cache model is off.
+  ::unsetenv("KLARAPTOR_EMU_CACHE");
+  ::unsetenv("KLARAPTOR_EMU_TIMING_PARAMS");
+  TimingParams P;
+  ASSERT_TRUE(timingParamsFor(R, P, Error)) << Error;
+  EXPECT_FALSE(P.cacheModel());
+  EXPECT_EQ(P.ProfileL1Bytes, 65536);
+  EXPECT_EQ(P.L1SectorsPerCycle, 2);
+  EXPECT_EQ(P.L1Latency, 32);
+  // KLARAPTOR_EMU_CACHE=1: the profile's L1 and the SM's share of the L2.
+  ::setenv("KLARAPTOR_EMU_CACHE", "1", 1);
+  ASSERT_TRUE(timingParamsFor(R, P, Error)) << Error;
+  EXPECT_TRUE(P.cacheModel());
+  EXPECT_EQ(P.L1Bytes, 65536);
+  EXPECT_DOUBLE_EQ(P.L2Bytes, 4194304.0 / 40);
+  EXPECT_NE(P.Source.find("cache model (KLARAPTOR_EMU_CACHE: L1 65536 B, L2 share 104858 B)"),
+            std::string::npos)
+      << P.Source;
+  ::setenv("KLARAPTOR_EMU_CACHE", "off", 1);
+  ASSERT_TRUE(timingParamsFor(R, P, Error)) << Error;
+  EXPECT_FALSE(P.cacheModel());
+  // A bad value is an error that names the variable.
+  ::setenv("KLARAPTOR_EMU_CACHE", "yes", 1);
+  EXPECT_FALSE(timingParamsFor(R, P, Error));
+  EXPECT_EQ(Error, "KLARAPTOR_EMU_CACHE: expected 1, on, 0 or off, not 'yes'");
+  ::unsetenv("KLARAPTOR_EMU_CACHE");
+}
