@@ -614,33 +614,32 @@ std::map<std::string, Measured> Probe::run() {
                                (Ms * 1e6)
                          : 0);
     }
+    // SM cycles per unit of work of \p Launch (a warm-up run first, then
+    // PL.Repeats timed ones of PL.L2ReadPasses passes over \p Units units):
+    // time x clock x SMs / units.
+    auto SmCyclesPer = [&](auto Launch, double Units) {
+      Launch(1);
+      std::vector<double> Cycles;
+      for (int I = 0; I < PL.Repeats; ++I) {
+        double Ms = timeMs([&] { Launch(PL.L2ReadPasses); });
+        Cycles.push_back(Ms * 1e6 * ClockGhz * Prop.multiProcessorCount /
+                         (double(PL.L2ReadPasses) * Units));
+      }
+      return Cycles;
+    };
     // L2 requests: the same L2-resident bytes read a float per 128-byte
-    // line; SM cycles per line request = time x clock x SMs / lines read
-    // (for the cache model's `l2_request_cycles`, docs/timing.md).
+    // line; SM cycles per line request (for the cache model's
+    // `l2_request_cycles`, docs/timing.md).
     size_t Lines = L2N4 * sizeof(float4) / 128;
     const float *InF = reinterpret_cast<const float *>(In);
-    lineKernel<<<Blocks, 256>>>(InF, Lines, 1, DFSink);
-    std::vector<double> Req;
-    for (int I = 0; I < PL.Repeats; ++I) {
-      double Ms = timeMs([&] {
-        lineKernel<<<Blocks, 256>>>(InF, Lines, PL.L2ReadPasses, DFSink);
-      });
-      Req.push_back(Ms * 1e6 * ClockGhz * Prop.multiProcessorCount /
-                    (double(PL.L2ReadPasses) * double(Lines)));
-    }
-    // L2 stores: the same L2-resident bytes written, many passes; SM
-    // cycles per stored sector = time x clock x SMs / sectors (for the
-    // cache model's `l2_store_gap`, docs/timing.md).
-    writeKernel<<<Blocks, 256>>>(In, L2N4, 1);
-    std::vector<double> Store;
-    for (int I = 0; I < PL.Repeats; ++I) {
-      double Ms = timeMs([&] {
-        writeKernel<<<Blocks, 256>>>(In, L2N4, PL.L2ReadPasses);
-      });
-      Store.push_back(Ms * 1e6 * ClockGhz * Prop.multiProcessorCount /
-                      (double(PL.L2ReadPasses) * double(L2N4) *
-                       (sizeof(float4) / 32.0)));
-    }
+    std::vector<double> Req = SmCyclesPer(
+        [&](int Passes) { lineKernel<<<Blocks, 256>>>(InF, Lines, Passes, DFSink); },
+        double(Lines));
+    // L2 stores: the same L2-resident bytes written; SM cycles per stored
+    // 32-byte sector (for the cache model's `l2_store_gap`).
+    std::vector<double> Store = SmCyclesPer(
+        [&](int Passes) { writeKernel<<<Blocks, 256>>>(In, L2N4, Passes); },
+        double(L2N4) * (sizeof(float4) / 32.0));
     CK(cudaFree(In));
     CK(cudaFree(Out));
     Add("l2.store_gap", Store,
