@@ -525,6 +525,8 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
   // numerator boxes 0, the denominator's box, and the best polynomial's box
   // widened to the denominator's; each is refined on at most 128 training
   // rows, and the one with the least error there gives the weights.
+  // The candidates in the order they are fitted (below).
+  std::vector<size_t> Order, RationalIdx;
   std::map<std::vector<unsigned>, Compressed> ByDen;
   std::vector<unsigned> BestPolyBound(P.Vars.size(), 0);
   double BestPolyErr = INFINITY;
@@ -586,7 +588,15 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
         W = std::max(W, Mx * 1e-6) / Mx;
     }
     std::set<Exponents> QM(C.Den.begin(), C.Den.end());
-    return ByDen.emplace(C.DenBound, compress(Cx, TD, AllP, QM, QW))
+    // Only the numerator monomials of this denominator's candidates: the
+    // rational candidates are all queued before the first of them is
+    // fitted, and a column that none of them uses only costs time (the QR
+    // of a subset of the columns gives the same least-squares problems).
+    std::set<Exponents> PM(C.Num.begin(), C.Num.end());
+    for (size_t I : Order)
+      if (Cands[I].rational() && Cands[I].DenBound == C.DenBound)
+        PM.insert(Cands[I].Num.begin(), Cands[I].Num.end());
+    return ByDen.emplace(C.DenBound, compress(Cx, TD, PM, QM, QW))
         .first->second;
   };
 
@@ -607,7 +617,6 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
   // by increasing unknowns. Once a candidate is exact to the tie floor,
   // candidates with more unknowns can only tie with it and lose on the
   // unknowns.
-  std::vector<size_t> Order, RationalIdx;
   for (size_t I = 0; I < Cands.size(); ++I)
     (Cands[I].rational() && !Fixed ? RationalIdx : Order).push_back(I);
   unsigned ExactUnknowns = ~0u;
@@ -641,7 +650,9 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
         Z = C.rational()      ? &CompressedFor(C)
             : C.monomialDen() ? &MonoFor(C)
                               : &Z0For();
-        Direct = !Z->Ok;
+        // A compressed system has the columns of the candidates queued
+        // when it was made; one queued later is fitted directly.
+        Direct = !Z->Ok || !covers(*Z, C);
       }
       if (Direct) {
         E.Fit = fitCandidate(Cx, TD, C);
@@ -1090,12 +1101,16 @@ FitReport fitQuantity(const FitProblem &P, const FitOptions &O,
   RowSet All(P.Y.size());
   std::iota(All.begin(), All.end(), 0u);
   Selection Single;
-  if (Given && Given->ok() && Given->Model.Pieces.size() == 1 &&
-      Given->Stats.size() == 1) {
+  bool FromGiven = Given && Given->ok() && Given->Model.Pieces.size() == 1 &&
+                   Given->Stats.size() == 1;
+  if (FromGiven) {
     Single.Ok = true;
     Single.F = Given->Model.Pieces[0].F;
     Single.Stats = Given->Stats[0];
     Single.Shortlist = Given->Shortlist;
+    // The given fit went through the larger numerators below already (they
+    // do not depend on the pieces option): its note comes with it.
+    Rep.Notes = Given->Notes;
   } else {
     Single = selectModel(Cx, All, {});
   }
@@ -1107,8 +1122,8 @@ FitReport fitQuantity(const FitProblem &P, const FitOptions &O,
   // past the cap on the bounds' sum) are tried, and taken only when they
   // reproduce every sample exactly (an exact function carries no variance
   // into the extrapolation; an inexact one of that size would).
-  if (Cx.ExactData && !Single.F.Exact && O.TotalDegreeVariants && K > 1 &&
-      !(O.FixedNum && O.FixedDen) && mayBeExact(Cx, All)) {
+  if (!FromGiven && Cx.ExactData && !Single.F.Exact && O.TotalDegreeVariants &&
+      K > 1 && !(O.FixedNum && O.FixedDen) && mayBeExact(Cx, All)) {
     Selection Larger = selectModel(Cx, All, {}, true, nullptr, true);
     if (Larger.Ok && Larger.F.Exact) {
       Larger.Shortlist = Single.Shortlist;

@@ -137,6 +137,9 @@ struct Compressed {
   std::vector<double> Norm;
 };
 
+/// Whether \p Z has every column of \p C.
+bool covers(const Compressed &Z, const Candidate &C);
+
 /// The compressed system of the numerator monomials \p PMonos and the
 /// denominator monomials \p QMonos on \p D's rows; \p RowWeight (empty:
 /// all 1) multiplies the usual row weights; with \p Divide the numerator

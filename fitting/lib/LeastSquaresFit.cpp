@@ -296,21 +296,42 @@ Compressed compress(const Context &Cx, const Design &D,
   if (M < size_t(Col))
     return Z; // too few rows to gain anything
   Matrix A(static_cast<int>(M), Col);
+  // Filled column by column (the matrix is column-major), with the same
+  // products as row by row.
+  std::vector<double> W(M), Yv(M), Div(M);
   for (size_t I = 0; I < M; ++I) {
-    double Wi = Cx.weight(D.Rows[I]) * (RowWeight.empty() ? 1.0 : RowWeight[I]);
-    double Yi = Cx.P.Y[D.Rows[I]] / Cx.YScale;
-    double Div = Divide ? monomialAt(D, *Divide, I) : 1.0;
-    for (const auto &[E, J] : Z.PCol)
-      A.at(int(I), J) = Wi * monomialAt(D, E, I) / Div;
-    for (const auto &[E, J] : Z.QCol)
-      A.at(int(I), J) = -Wi * Yi * monomialAt(D, E, I);
-    A.at(int(I), Z.BCol) = Wi * Yi;
+    W[I] = Cx.weight(D.Rows[I]) * (RowWeight.empty() ? 1.0 : RowWeight[I]);
+    Yv[I] = Cx.P.Y[D.Rows[I]] / Cx.YScale;
+    Div[I] = Divide ? monomialAt(D, *Divide, I) : 1.0;
   }
+  for (const auto &[E, J] : Z.PCol) {
+    double *Out = A.column(J);
+    for (size_t I = 0; I < M; ++I)
+      Out[I] = W[I] * monomialAt(D, E, I) / Div[I];
+  }
+  for (const auto &[E, J] : Z.QCol) {
+    double *Out = A.column(J);
+    for (size_t I = 0; I < M; ++I)
+      Out[I] = -W[I] * Yv[I] * monomialAt(D, E, I);
+  }
+  for (size_t I = 0; I < M; ++I)
+    A.at(int(I), Z.BCol) = W[I] * Yv[I];
   Z.Norm = normaliseColumns(A);
   if (!qrTriangle(A, Z.R))
     return Z;
   Z.Ok = true;
   return Z;
+}
+
+bool covers(const Compressed &Z, const Candidate &C) {
+  for (const auto &E : C.Num)
+    if (!Z.PCol.count(E))
+      return false;
+  if (C.rational())
+    for (const auto &E : C.Den)
+      if (!Z.QCol.count(E))
+        return false;
+  return true;
 }
 
 /// One candidate from a compressed system (no refinement).

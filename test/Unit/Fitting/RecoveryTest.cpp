@@ -353,6 +353,28 @@ TEST(Selection, NumeratorBeyondTheDegreeCapIsRecoveredWhenExact) {
   EXPECT_EQ(R.Model.evaluate(X), 2.0 * 4096 * 4096 * 4096 / 128 + 4096);
 }
 
+TEST(Pieces, AGivenFitBeyondTheDegreeCapKeepsItsFunctionAndNote) {
+  // The larger numerators are tried once, in the fit without pieces; a fit
+  // given that report neither tries them again nor loses what they found.
+  FitProblem P = exactProblem(
+      {"N", "bx", "by"},
+      grid({{16, 32, 48, 64, 96, 128, 192, 256}, powersOfTwo(1, 256),
+            powersOfTwo(1, 32)}),
+      [](const std::vector<Mpq> &X) {
+        return Mpq(2) * X[0] * X[0] * X[0] / (X[1] * X[2]) + X[0];
+      });
+  FitOptions NoPieces;
+  NoPieces.Pieces = Choice::Never;
+  FitReport Single = fitQuantity(P, NoPieces);
+  ASSERT_TRUE(Single.ok()) << Single.Error;
+  ASSERT_EQ(Single.Notes.size(), 1u) << formatReport(Single);
+  FitReport Reused = fitQuantity(P, FitOptions(), &Single);
+  ASSERT_TRUE(Reused.ok()) << Reused.Error;
+  EXPECT_TRUE(Reused.Model.exact());
+  EXPECT_EQ(Reused.Model.str(), "(N*bx*by + 2*N^3) / (bx*by)");
+  EXPECT_EQ(Reused.Notes, Single.Notes);
+}
+
 TEST(Numerics, RankDeficientSystemReportsItsRank) {
   FitProblem P;
   P.Target = "y";
