@@ -228,14 +228,21 @@ static Solution refine(const Context &Cx, const Design &D, const Candidate &C,
       return S;
     LastRms = Rms;
     Matrix A(static_cast<int>(M), static_cast<int>(N));
+    std::vector<double> W(M), Yv(M);
     for (size_t K = 0; K < M; ++K) {
-      size_t I = Use[K];
-      double Wi = Cx.weight(D.Rows[I]) * QW[K];
-      double Yi = P.Y[D.Rows[I]] / Cx.YScale;
-      for (size_t J = 0; J < NP; ++J)
-        A.at(int(K), int(J)) = Wi * monomialAt(D, C.Num[J], I);
-      for (size_t J = 0; J < NQ; ++J)
-        A.at(int(K), int(NP + J)) = -Wi * Yi * monomialAt(D, C.Den[J], I);
+      W[K] = Cx.weight(D.Rows[Use[K]]) * QW[K];
+      Yv[K] = P.Y[D.Rows[Use[K]]] / Cx.YScale;
+    }
+    // Column by column (the matrix is column-major).
+    for (size_t J = 0; J < NP; ++J) {
+      double *Out = A.column(int(J));
+      for (size_t K = 0; K < M; ++K)
+        Out[K] = W[K] * monomialAt(D, C.Num[J], Use[K]);
+    }
+    for (size_t J = 0; J < NQ; ++J) {
+      double *Out = A.column(int(NP + J));
+      for (size_t K = 0; K < M; ++K)
+        Out[K] = -W[K] * Yv[K] * monomialAt(D, C.Den[J], Use[K]);
     }
     std::vector<double> Norm = normaliseColumns(A);
     Solution Next = solveSystem(std::move(A), Norm, nullptr, NP, Cx.O.RCond);
@@ -253,19 +260,26 @@ CandidateFit fitCandidate(const Context &Cx, const Design &D,
   size_t M = D.Rows.size(), NP = C.Num.size(), NQ = C.Den.size();
   size_t N = C.rational() ? NP + NQ : NP;
   Matrix A(static_cast<int>(M), static_cast<int>(N));
-  std::vector<double> B(M);
+  std::vector<double> B(M), W(M), Yv(M), Div(M);
   for (size_t I = 0; I < M; ++I) {
-    double Wi = Cx.weight(D.Rows[I]);
-    double Yi = P.Y[D.Rows[I]] / Cx.YScale;
+    W[I] = Cx.weight(D.Rows[I]);
+    Yv[I] = P.Y[D.Rows[I]] / Cx.YScale;
     // P/x^b: the numerator's columns divided by the denominator monomial.
-    double Div = C.rational() ? 1.0 : monomialAt(D, C.Den[0], I);
-    for (size_t J = 0; J < NP; ++J)
-      A.at(int(I), int(J)) = Wi * monomialAt(D, C.Num[J], I) / Div;
-    if (C.rational())
-      for (size_t J = 0; J < NQ; ++J)
-        A.at(int(I), int(NP + J)) = -Wi * Yi * monomialAt(D, C.Den[J], I);
-    B[I] = Wi * Yi;
+    Div[I] = C.rational() ? 1.0 : monomialAt(D, C.Den[0], I);
+    B[I] = W[I] * Yv[I];
   }
+  // Column by column (the matrix is column-major).
+  for (size_t J = 0; J < NP; ++J) {
+    double *Out = A.column(int(J));
+    for (size_t I = 0; I < M; ++I)
+      Out[I] = W[I] * monomialAt(D, C.Num[J], I) / Div[I];
+  }
+  if (C.rational())
+    for (size_t J = 0; J < NQ; ++J) {
+      double *Out = A.column(int(NP + J));
+      for (size_t I = 0; I < M; ++I)
+        Out[I] = -W[I] * Yv[I] * monomialAt(D, C.Den[J], I);
+    }
   std::vector<double> Norm = normaliseColumns(A);
   Solution S = solveSystem(std::move(A), Norm, C.rational() ? nullptr : &B, NP,
                            Cx.O.RCond, UseSvd);
