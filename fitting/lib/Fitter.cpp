@@ -923,15 +923,25 @@ bool mayBeExact(const Context &Cx, const RowSet &Rows) {
     MaxDeg = std::max({MaxDeg, NumB[V], DenB[V]});
   Design D = makeDesign(P, Rows, scalesOf(Cx, Rows), MaxDeg);
   Matrix A(int(Rows.size()), int(Cols));
+  std::vector<double> W(Rows.size()), Y(Rows.size());
   for (size_t I = 0; I < Rows.size(); ++I) {
-    double W = Cx.weight(Rows[I]), Y = P.Y[Rows[I]] / Cx.YScale;
-    for (size_t J = 0; J < Num.size(); ++J)
-      A.at(int(I), int(J)) = W * monomialAt(D, Num[J], I);
-    for (size_t J = 0; J < Den.size(); ++J)
-      A.at(int(I), int(Num.size() + J)) = -W * Y * monomialAt(D, Den[J], I);
+    W[I] = Cx.weight(Rows[I]);
+    Y[I] = P.Y[Rows[I]] / Cx.YScale;
+  }
+  // Column by column (the matrix is column-major).
+  for (size_t J = 0; J < Num.size(); ++J) {
+    double *Out = A.column(int(J));
+    for (size_t I = 0; I < Rows.size(); ++I)
+      Out[I] = W[I] * monomialAt(D, Num[J], I);
+  }
+  for (size_t J = 0; J < Den.size(); ++J) {
+    double *Out = A.column(int(Num.size() + J));
+    for (size_t I = 0; I < Rows.size(); ++I)
+      Out[I] = -W[I] * Y[I] * monomialAt(D, Den[J], I);
   }
   normaliseColumns(A);
-  Svd S = singularValueDecomposition(std::move(A));
+  // Only the singular values are needed.
+  Svd S = singularValues(std::move(A));
   if (!S.Error.empty() || S.Singular.size() < Cols || !(S.Singular[0] > 0))
     return true;
   return !(S.Singular.back() > 1e-9 * S.Singular[0]);

@@ -83,7 +83,8 @@ LeastSquares solveLeastSquares(Matrix A, std::vector<double> B, double RCond) {
   return R;
 }
 
-Svd singularValueDecomposition(Matrix A) {
+/// dgesvd with \p JobVT 'S' (the right singular vectors into R.V) or 'N'.
+static Svd svd(Matrix A, char JobVT) {
   Svd R;
   int M = A.Rows, N = A.Cols, LDA = std::max(1, M), K = std::min(M, N);
   if (M == 0 || N == 0) {
@@ -98,7 +99,7 @@ Svd singularValueDecomposition(Matrix A) {
   Matrix VT(K, N);
   int LDU = 1, LDVT = std::max(1, K), Info = 0, LWork = -1;
   double U = 0, WorkQuery = 0;
-  const char JobU = 'N', JobVT = 'S';
+  const char JobU = 'N';
   dgesvd_(&JobU, &JobVT, &M, &N, A.Data.data(), &LDA, R.Singular.data(), &U,
           &LDU, VT.Data.data(), &LDVT, &WorkQuery, &LWork, &Info, 1, 1);
   if (Info != 0) {
@@ -114,12 +115,18 @@ Svd singularValueDecomposition(Matrix A) {
     R.Error = "dgesvd did not converge (info " + std::to_string(Info) + ")";
     return R;
   }
+  if (JobVT == 'N')
+    return R;
   R.V = Matrix(N, K);
   for (int I = 0; I < K; ++I)
     for (int J = 0; J < N; ++J)
       R.V.at(J, I) = VT.at(I, J);
   return R;
 }
+
+Svd singularValueDecomposition(Matrix A) { return svd(std::move(A), 'S'); }
+
+Svd singularValues(Matrix A) { return svd(std::move(A), 'N'); }
 
 QrSolution solveByQr(Matrix A, std::vector<double> B, double RCond) {
   QrSolution S;

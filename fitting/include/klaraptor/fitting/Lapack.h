@@ -50,6 +50,10 @@ struct Svd {
 /// The singular values and right singular vectors of A by dgesvd.
 Svd singularValueDecomposition(Matrix A);
 
+/// The singular values of \p A alone (dgesvd without vectors: cheaper);
+/// Svd::V stays empty.
+Svd singularValues(Matrix A);
+
 /// A least-squares solve by QR (dgeqrf, dormqr, back substitution), valid
 /// when FullRank: no diagonal entry of R below RCond times the largest.
 struct QrSolution {
