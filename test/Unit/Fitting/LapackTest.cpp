@@ -61,6 +61,21 @@ TEST(Lapack, NullVectorOfAHomogeneousSystem) {
   EXPECT_NEAR(V2 / V0, 1, 1e-12);
 }
 
+TEST(Lapack, SingularValuesAloneAreThoseOfTheFullDecomposition) {
+  Matrix A = matrix(4, 3, {1, 2, 0, 5, 1, 1, 3, 0, 2, 1, 4, 1});
+  Svd Full = singularValueDecomposition(A), Values = singularValues(A);
+  ASSERT_TRUE(Values.Error.empty()) << Values.Error;
+  ASSERT_EQ(Values.Singular.size(), 3u);
+  for (size_t I = 0; I < 3; ++I)
+    EXPECT_NEAR(Values.Singular[I], Full.Singular[I], 1e-12 * Full.Singular[0]);
+  EXPECT_EQ(Values.V.Rows * Values.V.Cols, 0);
+  // A rank-deficient system: the smallest value is zero to rounding.
+  Svd Null = singularValues(matrix(3, 3, {1, 1, 1, 2, 1, 0, 0, 1, 2}));
+  ASSERT_EQ(Null.Singular.size(), 3u);
+  EXPECT_LT(Null.Singular[2], 1e-12 * Null.Singular[0]);
+  EXPECT_FALSE(singularValues(Matrix(0, 0)).Error.empty());
+}
+
 TEST(Lapack, QrTriangleKeepsTheSingularValues) {
   Matrix A = matrix(4, 2, {3, 0, 0, 4, 0, 0, 0, 0});
   Matrix R;
