@@ -1201,6 +1201,8 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
     // stays. Registers and shared memory are per thread and per block.
     bool PerLaunch =
         Name != "registers_per_thread" && Name != "shared_per_block";
+    // The idle warp's cost the single functions gave (per active warp).
+    double SingleIdle = 0;
     auto ChooseScale = [&]() -> bool {
       Q.Scale = QuantityScale::Total;
       Q.IdleWarp = 0;
@@ -1217,13 +1219,21 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
             Sc == QuantityScale::PerWarp ? &WarpsOf : &ActiveOf;
         if (Sc == QuantityScale::PerWarp ? !CanPerWarp : !CanPerActive)
           continue;
+        // An idle warp's cost is estimated once, with single functions;
+        // the fit with pieces takes it (estimating it again with pieces
+        // would cost up to five more fits with pieces for the same
+        // constant).
+        bool IdleScale = Sc == QuantityScale::PerActiveWarp && HasIdle;
+        double Idle = IdleScale && Phase != &Single ? SingleIdle : 0;
         FitReport R;
         std::string Why;
-        if (!FitScaled(Count, R, Why))
+        if (!FitScaled(Count, R, Why, Idle))
           continue;
-        double Idle = 0;
-        if (Sc == QuantityScale::PerActiveWarp && HasIdle && !R.Model.exact())
-          fitIdle(R, Idle, FitScaled);
+        if (IdleScale && Phase == &Single) {
+          if (!R.Model.exact())
+            fitIdle(R, Idle, FitScaled);
+          SingleIdle = Idle;
+        }
         if (R.HeldOut < 0.8 * Q.Report.HeldOut ||
             (R.Model.exact() && !(Q.Report.HeldOut <= R.HeldOut))) {
           Q.Report = std::move(R);
