@@ -300,7 +300,15 @@ enumerateCandidates(const Context &Cx, const std::vector<unsigned> &Distinct,
   size_t Margin = TrainRows >= 20 ? (TrainRows + 9) / 10 : 1;
   std::vector<Candidate> Out;
   bool Fixed = O.FixedNum && O.FixedDen;
+  // The numerator bounds of the candidates in Only: the others are skipped
+  // before their denominators are looked at.
+  std::set<std::vector<unsigned>> OnlyNum;
+  if (Only)
+    for (const FitReport::CandidateBounds &B : *Only)
+      OnlyNum.insert(B.Num);
   for (const auto &NB : NumBounds) {
+    if (Only && !OnlyNum.count(NB))
+      continue;
     // The box, and its subsets of bounded total degree: sparser numerators
     // (3*N^2 + 5*N*bx without N^2*bx) extrapolate with less variance.
     unsigned Max = NB.empty() ? 0 : *std::max_element(NB.begin(), NB.end());
@@ -459,7 +467,7 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
   // The held-out rows' monomials, in the training scaling (which every
   // screened fit uses), computed once per monomial; sums over them add the
   // same products in the same order as sumAt.
-  std::map<Exponents, std::vector<double>> HeldCols;
+  std::unordered_map<Exponents, std::vector<double>, ExponentsHash> HeldCols;
   auto HeldSums = [&](const std::vector<Exponents> &Terms,
                       const std::vector<double> &Coef,
                       std::vector<double> &Out) {

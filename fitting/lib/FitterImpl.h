@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -129,10 +130,21 @@ CandidateFit fitCandidate(const Context &Cx, const Design &D,
 /// triangular factor. A candidate's system is a subset of these columns,
 /// with the same singular values and least-squares solutions as with all
 /// the rows.
+/// A hash of a monomial's exponents (FNV-1a over the bytes), for the
+/// lookups done per term of every candidate.
+struct ExponentsHash {
+  size_t operator()(const Exponents &E) const {
+    uint64_t H = 1469598103934665603ull;
+    for (uint8_t B : E)
+      H = (H ^ B) * 1099511628211ull;
+    return size_t(H);
+  }
+};
+
 struct Compressed {
   bool Ok = false;
   Matrix R;
-  std::map<Exponents, int> PCol, QCol;
+  std::unordered_map<Exponents, int, ExponentsHash> PCol, QCol;
   int BCol = 0;
   std::vector<double> Norm;
 };
