@@ -124,12 +124,6 @@ double sumAt(const Design &D, const std::vector<Exponents> &Terms,
 CandidateFit fitCandidate(const Context &Cx, const Design &D,
                           const Candidate &C, bool UseSvd = false);
 
-/// The training system of many candidates at once: the weighted, column-
-/// normalised columns of a set of numerator monomials, of denominator
-/// monomials (times -y) and y, reduced by one QR factorisation to its
-/// triangular factor. A candidate's system is a subset of these columns,
-/// with the same singular values and least-squares solutions as with all
-/// the rows.
 /// A hash of a monomial's exponents (FNV-1a over the bytes), for the
 /// lookups done per term of every candidate.
 struct ExponentsHash {
@@ -141,6 +135,12 @@ struct ExponentsHash {
   }
 };
 
+/// The training system of many candidates at once: the weighted, column-
+/// normalised columns of a set of numerator monomials, of denominator
+/// monomials (times -y) and y, reduced by one QR factorisation to its
+/// triangular factor. A candidate's system is a subset of these columns,
+/// with the same singular values and least-squares solutions as with all
+/// the rows.
 struct Compressed {
   bool Ok = false;
   Matrix R;
