@@ -559,13 +559,24 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
   uint64_t SMs = D.MultiProcessorCount > 0 ? uint64_t(D.MultiProcessorCount) : 1;
   uint64_t PerWave = uint64_t(E.ResidentBlocks) * SMs;
   E.Waves = (E.Blocks + PerWave - 1) / PerWave;
+  // The cache model's L2 share is the L2 over the SMs that share it: with
+  // fewer blocks than SMs, only as many SMs have blocks (round-robin), and
+  // each of those has a larger part of the L2.
+  TimingParams Shared;
+  const TimingParams *Use = &TP;
+  if (uint64_t Busy = std::min<uint64_t>(SMs, E.Blocks);
+      TP.L2Bytes > 0 && Busy > 0 && Busy < SMs) {
+    Shared = TP;
+    Shared.L2Bytes = TP.L2Bytes * double(SMs) / double(Busy);
+    Use = &Shared;
+  }
   // With two SMs' blocks, the slower SM's (EstimatedBlocks).
   SmWorkload W;
   SimResult R;
   E.OtherCycles = NAN;
   if (C.twoSets()) {
     SmWorkload W0 = buildWorkload(P, C, 0), W1 = buildWorkload(P, C, 1);
-    SimResult R0 = simulate(W0, TP), R1 = simulate(W1, TP);
+    SimResult R0 = simulate(W0, *Use), R1 = simulate(W1, *Use);
     E.BlocksSimulated = W0.NumBlocks + W1.NumBlocks;
     E.Set = R1.Cycles > R0.Cycles ? 1 : 0;
     E.OtherCycles = E.Set ? R0.Cycles : R1.Cycles;
@@ -575,10 +586,10 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
     W = buildWorkload(P, C);
     E.BlocksSimulated = W.NumBlocks;
     if (Regions == 0)
-      R = simulate(W, TP);
+      R = simulate(W, *Use);
   }
   if (Regions != 0) {
-    E.A = analyze(W, TP, Regions > 0 ? unsigned(Regions) : 0);
+    E.A = analyze(W, *Use, Regions > 0 ? unsigned(Regions) : 0);
   } else {
     E.A.Base = R;
     E.A.Cycles = R.Cycles;

@@ -52,3 +52,16 @@ extern "C" __global__ void row_step(float *A, const float *B, int Rows,
   if (Row > 0 && Row < Rows && Col < Cols)
     A[Row * Cols + Col] -= 0.5f * (B[Row * Cols + Col] - B[(Row - 1) * Cols + Col]);
 }
+
+/// Each thread sums its own row, as PolyBench's atax_kernel1 does: a warp's
+/// 32 rows are 32 lines, each read again for the next seven columns.
+extern "C" __global__ void row_sums(const float *A, float *Out, int Rows,
+                                    int Cols) {
+  int Row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (Row < Rows) {
+    float S = 0;
+    for (int C = 0; C < Cols; ++C)
+      S += A[(long long)Row * Cols + C];
+    Out[Row] = S;
+  }
+}

@@ -249,6 +249,42 @@ TEST(Estimator, TheRowAboveIsAnL2HitInOneRowBlocks) {
   EXPECT_LT(Row.Ns, 1.1 * Square.Ns);
 }
 
+TEST(Estimator, FewBlocksShareTheL2AmongFewerSms) {
+  // row_sums with one block of 1024 threads: its 1024 rows are 1024 lines
+  // (128 KiB), more than the L1 (64 KiB) and than one SM's fortieth of the
+  // L2. Only one SM has a block, so that SM has the whole L2: the rows stay
+  // there and are read again for the next seven columns. With 40 blocks
+  // every SM has one, and each has its fortieth: the rows do not stay.
+  devices::DeviceProfile Rtx;
+  std::string Error;
+  ASSERT_TRUE(devices::loadDeviceProfile("rtx-2070-super", Rtx, Error))
+      << Error;
+  TimingParams TP = builtinTimingParams(Rtx);
+  TP.L1Bytes = 65536;
+  TP.L2Bytes = 4194304.0 / 40;
+  int Rows = 40 * 1024, Cols = 64;
+  Buf A(size_t(Rows) * Cols * 4), Out(size_t(Rows) * 4);
+  void *AP = A.P, *OutP = Out.P;
+  std::vector<void *> Args = {&AP, &OutP, &Rows, &Cols};
+  auto l2Share = [](const LaunchEstimate &E) {
+    const SimResult &R = E.A.Base;
+    return R.L2HitSectors / (R.L1HitSectors + R.L2HitSectors + R.MissSectors);
+  };
+  LaunchEstimate One =
+      estimate("row_sums", {1, 1, 1}, {1024, 1, 1}, Args, 0, &Rtx, &TP);
+  LaunchEstimate Forty =
+      estimate("row_sums", {40, 1, 1}, {1024, 1, 1}, Args, 0, &Rtx, &TP);
+  std::printf("row_sums 1024x1: one block %.0f cycles, L2 hits %.2f of "
+              "sectors; 40 blocks %.0f cycles, %.2f\n",
+              One.CyclesPerWave, l2Share(One), Forty.CyclesPerWave,
+              l2Share(Forty));
+  // Each 32-byte sector is read by eight columns: the first misses, the
+  // other seven hit the L2.
+  EXPECT_GT(l2Share(One), 0.8);
+  EXPECT_LT(l2Share(Forty), 0.2);
+  EXPECT_LT(One.CyclesPerWave, Forty.CyclesPerWave);
+}
+
 TEST(Estimator, DependentChainIsLatencyBound) {
   int Iters = 250; // 8 multiply-adds each
   float A = 0.5f;
