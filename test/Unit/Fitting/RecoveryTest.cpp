@@ -334,17 +334,23 @@ TEST(Pieces, AGivenSingleFunctionIsNotSelectedAgain) {
   EXPECT_EQ(Reused.SingleHeldOut, Fresh.SingleHeldOut);
 }
 
-TEST(Selection, NumeratorBeyondTheDegreeCapIsRecoveredWhenExact) {
-  // 2*N^3/(bx*by) + N = (2*N^3 + N*bx*by) / (bx*by): the numerator's box
-  // N<=3 bx<=1 by<=1 is past the cap on the bounds' sum (4); exact data
-  // reach it through its subset of total degree 3.
-  FitProblem P = exactProblem(
+/// Exact samples of 2*N^3/(bx*by) + N, whose numerator lies beyond the cap
+/// on the bounds' sum.
+FitProblem beyondTheDegreeCap() {
+  return exactProblem(
       {"N", "bx", "by"},
       grid({{16, 32, 48, 64, 96, 128, 192, 256}, powersOfTwo(1, 256),
             powersOfTwo(1, 32)}),
       [](const std::vector<Mpq> &X) {
         return Mpq(2) * X[0] * X[0] * X[0] / (X[1] * X[2]) + X[0];
       });
+}
+
+TEST(Selection, NumeratorBeyondTheDegreeCapIsRecoveredWhenExact) {
+  // 2*N^3/(bx*by) + N = (2*N^3 + N*bx*by) / (bx*by): the numerator's box
+  // N<=3 bx<=1 by<=1 is past the cap on the bounds' sum (4); exact data
+  // reach it through its subset of total degree 3.
+  FitProblem P = beyondTheDegreeCap();
   FitReport R = fitQuantity(P, FitOptions());
   ASSERT_TRUE(R.ok()) << R.Error;
   EXPECT_TRUE(R.Model.exact()) << formatReport(R);
@@ -356,13 +362,7 @@ TEST(Selection, NumeratorBeyondTheDegreeCapIsRecoveredWhenExact) {
 TEST(Pieces, AGivenFitBeyondTheDegreeCapKeepsItsFunctionAndNote) {
   // The larger numerators are tried once, in the fit without pieces; a fit
   // given that report neither tries them again nor loses what they found.
-  FitProblem P = exactProblem(
-      {"N", "bx", "by"},
-      grid({{16, 32, 48, 64, 96, 128, 192, 256}, powersOfTwo(1, 256),
-            powersOfTwo(1, 32)}),
-      [](const std::vector<Mpq> &X) {
-        return Mpq(2) * X[0] * X[0] * X[0] / (X[1] * X[2]) + X[0];
-      });
+  FitProblem P = beyondTheDegreeCap();
   FitOptions NoPieces;
   NoPieces.Pieces = Choice::Never;
   FitReport Single = fitQuantity(P, NoPieces);

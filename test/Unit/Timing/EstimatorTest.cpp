@@ -209,6 +209,32 @@ TEST(Estimator, ExtraBlocksRunOnceBesideTheStridedSets) {
   EXPECT_EQ(Sink.Blocks, (std::vector<uint64_t>{0, 3, 4, 9, 13, 15}));
 }
 
+const devices::DeviceProfile &rtx() {
+  static devices::DeviceProfile D = [] {
+    devices::DeviceProfile D;
+    std::string Error;
+    EXPECT_TRUE(devices::loadDeviceProfile("rtx-2070-super", D, Error))
+        << Error;
+    return D;
+  }();
+  return D;
+}
+
+/// The RTX 2070 SUPER's built-in parameters with the cache model on: its
+/// 64 KiB L1 and one SM's fortieth of its 4 MiB L2.
+TimingParams rtxCacheParams() {
+  TimingParams TP = builtinTimingParams(rtx());
+  TP.L1Bytes = 65536;
+  TP.L2Bytes = 4194304.0 / 40;
+  return TP;
+}
+
+/// The part of the simulated SM's sectors that hit the L2.
+double l2Share(const LaunchEstimate &E) {
+  const SimResult &R = E.A.Base;
+  return R.L2HitSectors / (R.L1HitSectors + R.L2HitSectors + R.MissSectors);
+}
+
 TEST(Estimator, TheRowAboveIsAnL2HitInOneRowBlocks) {
   // row_step reads B's row above; with one-row blocks that row was loaded
   // by the block above, which runs on another SM. The L2 is shared: with
@@ -216,13 +242,8 @@ TEST(Estimator, TheRowAboveIsAnL2HitInOneRowBlocks) {
   // many L2 hits per sector as square ones (without the neighbours they
   // would see none: each simulated SM's L2 share holds only its own
   // blocks' sectors).
-  devices::DeviceProfile Rtx;
-  std::string Error;
-  ASSERT_TRUE(devices::loadDeviceProfile("rtx-2070-super", Rtx, Error))
-      << Error;
-  TimingParams TP = builtinTimingParams(Rtx);
-  TP.L1Bytes = 65536;
-  TP.L2Bytes = 4194304.0 / 40;
+  const devices::DeviceProfile &Rtx = rtx();
+  TimingParams TP = rtxCacheParams();
   int Rows = 1024, Cols = 1024;
   Buf A(size_t(Rows) * Cols * 4), B(size_t(Rows) * Cols * 4);
   void *AP = A.P, *BP = B.P;
@@ -231,10 +252,6 @@ TEST(Estimator, TheRowAboveIsAnL2HitInOneRowBlocks) {
                                 {256, 1, 1}, Args, 0, &Rtx, &TP);
   LaunchEstimate Square = estimate("row_step", {32, 32, 1}, {32, 32, 1},
                                    Args, 0, &Rtx, &TP);
-  auto l2Share = [](const LaunchEstimate &E) {
-    const SimResult &R = E.A.Base;
-    return R.L2HitSectors / (R.L1HitSectors + R.L2HitSectors + R.MissSectors);
-  };
   std::printf("row_step 256x1: %.0f cycles, L2 hits %.2f of sectors; 32x32: "
               "%.0f cycles, %.2f\n",
               Row.CyclesPerWave, l2Share(Row), Square.CyclesPerWave,
@@ -255,21 +272,12 @@ TEST(Estimator, FewBlocksShareTheL2AmongFewerSms) {
   // L2. Only one SM has a block, so that SM has the whole L2: the rows stay
   // there and are read again for the next seven columns. With 40 blocks
   // every SM has one, and each has its fortieth: the rows do not stay.
-  devices::DeviceProfile Rtx;
-  std::string Error;
-  ASSERT_TRUE(devices::loadDeviceProfile("rtx-2070-super", Rtx, Error))
-      << Error;
-  TimingParams TP = builtinTimingParams(Rtx);
-  TP.L1Bytes = 65536;
-  TP.L2Bytes = 4194304.0 / 40;
+  const devices::DeviceProfile &Rtx = rtx();
+  TimingParams TP = rtxCacheParams();
   int Rows = 40 * 1024, Cols = 64;
   Buf A(size_t(Rows) * Cols * 4), Out(size_t(Rows) * 4);
   void *AP = A.P, *OutP = Out.P;
   std::vector<void *> Args = {&AP, &OutP, &Rows, &Cols};
-  auto l2Share = [](const LaunchEstimate &E) {
-    const SimResult &R = E.A.Base;
-    return R.L2HitSectors / (R.L1HitSectors + R.L2HitSectors + R.MissSectors);
-  };
   LaunchEstimate One =
       estimate("row_sums", {1, 1, 1}, {1024, 1, 1}, Args, 0, &Rtx, &TP);
   LaunchEstimate Forty =
