@@ -179,7 +179,7 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 struct Evaluated {
-  Candidate C;
+  const Candidate *C = nullptr; ///< into the selection's candidate list
   CandidateFit Fit; ///< on the training rows
   double HeldOut = INFINITY, HeldOutMax = INFINITY;
   std::vector<double> HeldOutSq; ///< squared relative errors, per row
@@ -464,6 +464,7 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
   };
 
   std::vector<Evaluated> Ev;
+  Ev.reserve(Cands.size());
   // The held-out rows' monomials, in the training scaling (which every
   // screened fit uses), computed once per monomial; sums over them add the
   // same products in the same order as sumAt.
@@ -514,16 +515,16 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
       return;
     std::string D;
     for (size_t V = 0; V < P.Vars.size(); ++V)
-      D += (V ? "," : "") + std::to_string(E.C.NumBound[V]);
-    if (E.C.NumTotal)
-      D += " T" + std::to_string(E.C.NumTotal);
+      D += (V ? "," : "") + std::to_string(E.C->NumBound[V]);
+    if (E.C->NumTotal)
+      D += " T" + std::to_string(E.C->NumTotal);
     D += " / ";
     for (size_t V = 0; V < P.Vars.size(); ++V)
-      D += (V ? "," : "") + std::to_string(E.C.DenBound[V]);
+      D += (V ? "," : "") + std::to_string(E.C->DenBound[V]);
     std::fprintf(stderr,
                  "%-8s %-22s unknowns %3u held-out %.3g (max %.3g) rank %d/%d "
                  "cond %.3g\n",
-                 What, D.c_str(), E.C.unknowns(), E.HeldOut, E.HeldOutMax,
+                 What, D.c_str(), E.C->unknowns(), E.HeldOut, E.HeldOutMax,
                  E.Fit.Rank, E.Fit.Columns, E.Fit.Condition);
   };
 
@@ -647,7 +648,7 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
         break;
       }
       Evaluated E;
-      E.C = C;
+      E.C = &C;
       // A compression (one QR of all the columns a kind of candidate
       // uses) pays off after a few candidates. Exact data usually stop
       // early, so there the first few of each kind are fitted directly.
@@ -695,7 +696,7 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
     for (const Evaluated *E : Linear) {
       if (Promising.size() >= 8)
         break;
-      Promising.insert(E->C.Num);
+      Promising.insert(E->C->Num);
     }
     for (size_t I : RationalIdx)
       if (Cands[I].Num.size() <= 3 || Promising.count(Cands[I].Num))
@@ -712,7 +713,7 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
   auto RefineTop = [&] {
     std::vector<Evaluated *> Top;
     for (auto &E : Ev)
-      if (E.C.rational() && !E.Refined && E.Fit.Ok &&
+      if (E.C->rational() && !E.Refined && E.Fit.Ok &&
           std::isfinite(E.HeldOut) && E.HeldOut > O.TieFloor)
         Top.push_back(&E);
     std::sort(Top.begin(), Top.end(),
@@ -725,7 +726,7 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
     for (size_t K = 0; K < Top.size() && K < 12; ++K) {
       if (Top[K]->HeldOut > 4 * Best && K >= 4)
         break;
-      Top[K]->Fit = fitCandidate(Cx, TD, Top[K]->C);
+      Top[K]->Fit = fitCandidate(Cx, TD, *Top[K]->C);
       Top[K]->Refined = true;
       Measure(*Top[K]);
       Trace(*Top[K], "refined");
@@ -770,8 +771,8 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
           TieOrder.push_back(&E);
       std::stable_sort(TieOrder.begin(), TieOrder.end(),
                        [](const Evaluated *A, const Evaluated *B) {
-                         if (A->C.unknowns() != B->C.unknowns())
-                           return A->C.unknowns() < B->C.unknowns();
+                         if (A->C->unknowns() != B->C->unknowns())
+                           return A->C->unknowns() < B->C->unknowns();
                          return A->HeldOut < B->HeldOut;
                        });
       for (Evaluated *E : TieOrder)
@@ -805,7 +806,7 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
                        return A->HeldOut < B->HeldOut;
                      });
     for (size_t I = 0; I < Ranked.size() && I < O.ScreenCandidates; ++I)
-      Sel.Shortlist.push_back(keyOf(Ranked[I]->C));
+      Sel.Shortlist.push_back(keyOf(*Ranked[I]->C));
   }
   if (!Chosen) {
     Sel.Error =
@@ -823,7 +824,7 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
   std::vector<double> AllScale = scalesOf(Cx, Rows);
   Design AD = makeDesign(P, Rows, AllScale, MaxDeg);
   auto Refit = [&](const Evaluated &E, CandidateFit &Out) {
-    Out = fitCandidate(Cx, AD, E.C, /*Svd=*/true);
+    Out = fitCandidate(Cx, AD, *E.C, /*Svd=*/true);
     return Out.Ok;
   };
   CandidateFit Final;
@@ -870,7 +871,7 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
     return Sel;
   }
   Sel.F = std::move(Final.F);
-  St.Unknowns = Used->C.unknowns();
+  St.Unknowns = Used->C->unknowns();
   St.Columns = unsigned(Final.Columns);
   St.Rank = Final.Rank;
   St.Condition = Final.Condition;

@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
+#include <dlfcn.h>
+#include <mutex>
 
 extern "C" {
 void dgelsd_(const int *M, const int *N, const int *NRHS, double *A,
@@ -30,6 +33,34 @@ void dormqr_(const char *Side, const char *Trans, const int *M, const int *N,
 
 namespace klaraptor {
 namespace fitting {
+
+bool blasSharesBuffers(const char *OpenBlasConfig) {
+  return OpenBlasConfig && std::strstr(OpenBlasConfig, "SINGLE_THREADED");
+}
+
+bool lapackCallsSerialised() {
+  // liblapack.so.3 is whichever implementation Debian's alternatives chose;
+  // OpenBLAS's own entry point says which build it is.
+  static const bool Serialised = [] {
+    using ConfigFn = const char *(*)();
+    auto Config = reinterpret_cast<ConfigFn>(
+        dlsym(RTLD_DEFAULT, "openblas_get_config"));
+    return Config && blasSharesBuffers(Config());
+  }();
+  return Serialised;
+}
+
+namespace {
+/// Held around each LAPACK call when lapackCallsSerialised().
+struct CallLock {
+  std::unique_lock<std::mutex> Held;
+  CallLock() {
+    static std::mutex M;
+    if (lapackCallsSerialised())
+      Held = std::unique_lock<std::mutex>(M);
+  }
+};
+} // namespace
 
 /// LAPACK aborts the process on NaN input (xerbla); refuse it here.
 static bool allFinite(const std::vector<double> &V) {
@@ -57,6 +88,7 @@ LeastSquares solveLeastSquares(Matrix A, std::vector<double> B, double RCond) {
     R.Error = "the system has values that are not finite";
     return R;
   }
+  CallLock Lock;
   B.resize(size_t(LDB), 0.0);
   R.Singular.assign(size_t(std::min(M, N)), 0.0);
   int Info = 0, Rank = 0, LWork = -1;
@@ -95,6 +127,7 @@ static Svd svd(Matrix A, char JobVT) {
     R.Error = "the system has values that are not finite";
     return R;
   }
+  CallLock Lock;
   R.Singular.assign(size_t(K), 0.0);
   Matrix VT(K, N);
   int LDU = 1, LDVT = std::max(1, K), Info = 0, LWork = -1;
@@ -133,6 +166,7 @@ QrSolution solveByQr(Matrix A, std::vector<double> B, double RCond) {
   int M = A.Rows, N = A.Cols, LDA = std::max(1, M), Info = 0, One = 1;
   if (M < N || N == 0 || !allFinite(A.Data) || !allFinite(B))
     return S;
+  CallLock Lock;
   std::vector<double> Tau(static_cast<size_t>(N));
   // A generous fixed workspace: N * 64 is more than dgeqrf's and dormqr's
   // optimal block sizes need for these small systems.
@@ -171,6 +205,7 @@ bool qrTriangle(Matrix A, Matrix &R) {
   int M = A.Rows, N = A.Cols, LDA = std::max(1, M), Info = 0, LWork = -1;
   if (M < N || N == 0 || !allFinite(A.Data))
     return false;
+  CallLock Lock;
   std::vector<double> Tau(static_cast<size_t>(N));
   double WorkQuery = 0;
   dgeqrf_(&M, &N, A.Data.data(), &LDA, Tau.data(), &WorkQuery, &LWork, &Info);

@@ -2,13 +2,17 @@
 ///
 /// \file
 /// Lapack.h on small systems with known answers: least squares, rank
-/// deficiency and the minimum-norm solution, the null vector, QR.
+/// deficiency and the minimum-norm solution, the null vector, QR; and the
+/// same results from several threads at once (the fitter's threads).
 //===----------------------------------------------------------------------===//
 #include "klaraptor/fitting/Lapack.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <thread>
 
 using namespace klaraptor::fitting;
 
@@ -83,6 +87,67 @@ TEST(Lapack, QrTriangleKeepsTheSingularValues) {
   Svd S = singularValueDecomposition(R);
   EXPECT_NEAR(S.Singular[0], 4, 1e-12);
   EXPECT_NEAR(S.Singular[1], 3, 1e-12);
+}
+
+TEST(Lapack, OnlyAnOpenBlasWithoutThreadsSharesItsBuffers) {
+  EXPECT_TRUE(blasSharesBuffers("OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH "
+                                "NO_AFFINITY Haswell SINGLE_THREADED"));
+  EXPECT_FALSE(blasSharesBuffers("OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH "
+                                 "NO_AFFINITY Haswell MAX_THREADS=64"));
+  EXPECT_FALSE(blasSharesBuffers(nullptr)); // not OpenBLAS
+  // This process's BLAS: serialised exactly when it says it shares them.
+  std::printf("[ lapack   ] calls serialised: %s\n",
+              lapackCallsSerialised() ? "yes" : "no");
+}
+
+/// A dense M x N matrix of pseudo-random values in [-1, 1).
+Matrix randomMatrix(int M, int N, uint64_t Seed) {
+  Matrix A(M, N);
+  for (double &V : A.Data) {
+    Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+    V = double(Seed >> 11) / double(1ull << 52) - 1;
+  }
+  return A;
+}
+
+/// Everything one thread computes: a QR triangle, a QR solve, a full SVD,
+/// all large enough for LAPACK's blocked (BLAS level 3) code.
+std::vector<double> someResults(uint64_t Seed) {
+  std::vector<double> Out;
+  Matrix A = randomMatrix(300, 80, Seed), R;
+  if (qrTriangle(A, R))
+    Out.insert(Out.end(), R.Data.begin(), R.Data.end());
+  std::vector<double> B(300);
+  for (size_t I = 0; I < B.size(); ++I)
+    B[I] = std::sin(double(I));
+  QrSolution Q = solveByQr(A, B, 1e-12);
+  Out.insert(Out.end(), Q.X.begin(), Q.X.end());
+  Svd S = singularValueDecomposition(randomMatrix(90, 70, Seed + 1));
+  Out.insert(Out.end(), S.Singular.begin(), S.Singular.end());
+  Out.insert(Out.end(), S.V.Data.begin(), S.V.Data.end());
+  return Out;
+}
+
+TEST(Lapack, ThreadsAtOnceGetTheResultsOfOneAtATime) {
+  // KernelFit fits quantities on several threads; an OpenBLAS built without
+  // threads (libopenblas0-serial) would mix their work buffers unless the
+  // calls are serialised (lapackCallsSerialised).
+  const unsigned Threads = 4, Rounds = 8;
+  std::vector<std::vector<double>> Expected;
+  for (unsigned T = 0; T < Threads; ++T)
+    Expected.push_back(someResults(T));
+  ASSERT_FALSE(Expected[0].empty());
+  std::vector<unsigned> Mismatches(Threads, 0);
+  std::vector<std::thread> Pool;
+  for (unsigned T = 0; T < Threads; ++T)
+    Pool.emplace_back([&, T] {
+      for (unsigned K = 0; K < Rounds; ++K)
+        Mismatches[T] += someResults(T) != Expected[T];
+    });
+  for (std::thread &T : Pool)
+    T.join();
+  for (unsigned T = 0; T < Threads; ++T)
+    EXPECT_EQ(Mismatches[T], 0u) << "thread " << T;
 }
 
 } // namespace

@@ -66,6 +66,19 @@ QrSolution solveByQr(Matrix A, std::vector<double> B, double RCond);
 /// The upper-triangular factor R (N x N) of A = QR by dgeqrf; needs M >= N.
 bool qrTriangle(Matrix A, Matrix &R);
 
+/// Whether a BLAS that describes itself with \p OpenBlasConfig (what
+/// OpenBLAS's openblas_get_config() returns; null: not OpenBLAS) shares its
+/// work buffers between callers: an OpenBLAS built without threads
+/// ("SINGLE_THREADED", Debian's libopenblas0-serial) has no locks, and two
+/// threads inside it at once corrupt each other's results.
+bool blasSharesBuffers(const char *OpenBlasConfig);
+
+/// Whether the BLAS this process loaded shares its buffers
+/// (blasSharesBuffers of its openblas_get_config, looked up once): then the
+/// calls above take one lock, so that the fitter's threads (KernelFit) get
+/// the results they would get one at a time.
+bool lapackCallsSerialised();
+
 } // namespace fitting
 } // namespace klaraptor
 
