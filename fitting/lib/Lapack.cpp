@@ -38,17 +38,37 @@ bool blasSharesBuffers(const char *OpenBlasConfig) {
   return OpenBlasConfig && std::strstr(OpenBlasConfig, "SINGLE_THREADED");
 }
 
-bool lapackCallsSerialised() {
-  // liblapack.so.3 is whichever implementation Debian's alternatives chose;
-  // OpenBLAS's own entry point says which build it is.
-  static const bool Serialised = [] {
+namespace {
+/// What the BLAS behind liblapack.so.3 (whichever implementation Debian's
+/// alternatives chose) needs from the fitter, settled at the first call.
+struct BlasSetup {
+  bool Serialised = false;
+  BlasSetup() {
+    // OpenBLAS's own entry points say which build it is.
     using ConfigFn = const char *(*)();
     auto Config = reinterpret_cast<ConfigFn>(
         dlsym(RTLD_DEFAULT, "openblas_get_config"));
-    return Config && blasSharesBuffers(Config());
-  }();
-  return Serialised;
+    if (!Config)
+      return;
+    Serialised = blasSharesBuffers(Config());
+    // A threaded OpenBLAS (libopenblas0-pthread, which NumPy's packages
+    // bring) starts threads of its own inside every call, on the cores the
+    // fitter's threads already use: for systems of a few hundred rows that
+    // made klaraptor fit 2.7 times slower. One thread per call.
+    using SetThreadsFn = void (*)(int);
+    if (auto SetThreads = reinterpret_cast<SetThreadsFn>(
+            dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+      SetThreads(1);
+  }
+};
+
+const BlasSetup &blasSetup() {
+  static const BlasSetup Setup;
+  return Setup;
 }
+} // namespace
+
+bool lapackCallsSerialised() { return blasSetup().Serialised; }
 
 namespace {
 /// Held around each LAPACK call when lapackCallsSerialised().

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <dlfcn.h>
 #include <thread>
 
 using namespace klaraptor::fitting;
@@ -95,9 +96,20 @@ TEST(Lapack, OnlyAnOpenBlasWithoutThreadsSharesItsBuffers) {
   EXPECT_FALSE(blasSharesBuffers("OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH "
                                  "NO_AFFINITY Haswell MAX_THREADS=64"));
   EXPECT_FALSE(blasSharesBuffers(nullptr)); // not OpenBLAS
-  // This process's BLAS: serialised exactly when it says it shares them.
-  std::printf("[ lapack   ] calls serialised: %s\n",
-              lapackCallsSerialised() ? "yes" : "no");
+  // This process's BLAS: serialised exactly when it says it shares them,
+  // and a threaded OpenBLAS runs each call on one thread.
+  bool Serialised = lapackCallsSerialised();
+  using ConfigFn = const char *(*)();
+  using ThreadsFn = int (*)();
+  auto Config =
+      reinterpret_cast<ConfigFn>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
+  auto Threads = reinterpret_cast<ThreadsFn>(
+      dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+  EXPECT_EQ(Serialised, Config && blasSharesBuffers(Config()));
+  if (Threads)
+    EXPECT_EQ(Threads(), 1);
+  std::printf("[ lapack   ] %s; calls serialised: %s\n",
+              Config ? Config() : "not OpenBLAS", Serialised ? "yes" : "no");
 }
 
 /// A dense M x N matrix of pseudo-random values in [-1, 1).

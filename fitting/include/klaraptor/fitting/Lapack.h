@@ -76,7 +76,9 @@ bool blasSharesBuffers(const char *OpenBlasConfig);
 /// Whether the BLAS this process loaded shares its buffers
 /// (blasSharesBuffers of its openblas_get_config, looked up once): then the
 /// calls above take one lock, so that the fitter's threads (KernelFit) get
-/// the results they would get one at a time.
+/// the results they would get one at a time. The first call also limits a
+/// threaded OpenBLAS to one thread per call (openblas_set_num_threads(1)):
+/// the fitter's systems are small and its own threads use the cores.
 bool lapackCallsSerialised();
 
 } // namespace fitting
