@@ -64,3 +64,15 @@ if smi:
 # test (scripts/report-screenshot.sh); elsewhere it reports UNSUPPORTED.
 if shutil.which("chromium") or shutil.which("chromium-browser"):
     config.available_features.add("chromium")
+
+# Debian's OpenBLAS builds, each in a folder of its own beside the reference
+# LAPACK (libopenblas0-serial, -pthread, -openmp): test/Fitting/openblas.test
+# runs the LAPACK wrappers' tests on each one present; elsewhere UNSUPPORTED.
+openblas_dirs = [d for d in
+                 ("/usr/lib/x86_64-linux-gnu/openblas-serial",
+                  "/usr/lib/x86_64-linux-gnu/openblas-pthread",
+                  "/usr/lib/x86_64-linux-gnu/openblas-openmp")
+                 if os.path.exists(os.path.join(d, "liblapack.so.3"))]
+if openblas_dirs:
+    config.available_features.add("openblas")
+    config.substitutions.append(("%openblas_dirs", " ".join(openblas_dirs)))
