@@ -171,7 +171,17 @@ struct LaunchOptions {
   /// they execute (a separate warp loop; launches without a sink run the
   /// untraced one). Implies the memory metrics are computed.
   TraceSink *Trace = nullptr;
+  /// When not null: the 4 KiB pages (address >> 12) that the launch's
+  /// global stores and atomics wrote are added to it (it is left sorted and
+  /// distinct), also when the launch fails; AllPagesWritten too when they
+  /// could not be followed (host memory ran out). What a caller that
+  /// restores memory after launches must copy back (the emulated runtime's
+  /// sweeps).
+  std::vector<uint64_t> *WrittenPages = nullptr;
 };
+
+/// LaunchOptions::WrittenPages when the launch's writes are not known.
+constexpr uint64_t AllPagesWritten = ~uint64_t(0);
 
 /// Where a traced memory instruction went (TraceEvent::Space).
 enum class TraceSpace : uint8_t { None, Global, Shared, Local };

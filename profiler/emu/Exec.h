@@ -56,6 +56,9 @@ struct ExecState {
   /// When not null (a traced warp whose sink keeps sectors): global
   /// accesses append their distinct sectors (TraceSink::traceSectors).
   std::vector<uint64_t> *SectorOut = nullptr;
+  /// When not null (LaunchOptions::WrittenPages): the 4 KiB pages global
+  /// stores and atomics write are appended (noteWritten).
+  std::vector<uint64_t> *Written = nullptr;
   /// Per memory instruction (a small table indexed by its PTX line), the
   /// LaunchCtx::GlobalRanges range its last access lay in ([OkBegin,
   /// OkEnd); empty at first): an instruction mostly touches one array.
@@ -143,6 +146,11 @@ template <class T> inline uint64_t toBits(T X) {
 /// Distinct 32-byte sectors touched by the lanes in Mask, each accessing
 /// Bytes bytes at Addr[lane].
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes);
+
+/// Appends to S.Written the 4 KiB pages that lanes \p Mask's accesses of
+/// \p Bytes at \p Addr touch, each unless it repeats the last one.
+void noteWritten(ExecState &S, uint32_t Mask, const uint64_t *Addr,
+                 unsigned Bytes);
 /// Appends to \p Out the distinct 32-byte sectors (address / 32, ascending)
 /// the lanes of \p Mask touch with accesses of \p Bytes bytes, each ORed
 /// with \p Tag; returns how many (countSectors's figure).

@@ -84,6 +84,7 @@ public:
   explicit Worker(LaunchCtx &L);
   void runBlock(uint64_t Linear);
   Counters C;
+  std::vector<uint64_t> Written; ///< pages written (LaunchCtx::TrackWrites)
 
 private:
   LaunchCtx &L;
@@ -139,6 +140,7 @@ Worker::Worker(LaunchCtx &L) : L(L), P(*L.P) {
   S.LocalSize = Stride * L.ThreadsPerBlock;
   S.C = &C;
   S.Collect = L.Collect;
+  S.Written = L.TrackWrites ? &Written : nullptr;
   S.P = &P;
   S.B = &B;
   S.L = &L;
@@ -900,6 +902,7 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
   L.GridId = M.GridCounter.fetch_add(1);
   L.Collect = O.Metrics != nullptr || O.Trace != nullptr;
   L.Trace = O.Trace;
+  L.TrackWrites = O.WrittenPages != nullptr;
   L.MaxWarpInstructions = O.MaxWarpInstructionsPerBlock;
   L.GlobalCheck = O.GlobalCheck;
   L.GlobalCheckUser = O.GlobalCheckUser;
@@ -961,6 +964,8 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
   EmuFault Fault{LaunchStatus::Ok, "", 0};
   Dim3 FaultBlock;
   std::vector<Counters> Totals(NT);
+  std::vector<std::vector<uint64_t>> WrittenBy(NT);
+  bool WritesLost = false;
   auto work = [&](unsigned T) {
     try {
       Worker W(L);
@@ -993,8 +998,10 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
         }
       }
       Totals[T] = W.C;
+      WrittenBy[T] = std::move(W.Written);
     } catch (std::bad_alloc &) {
       std::lock_guard<std::mutex> Lock(ErrMu);
+      WritesLost = true;
       if (!Failed) {
         Failed = true;
         Fault = EmuFault{LaunchStatus::Internal, "out of host memory", 0};
@@ -1010,6 +1017,15 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
       Ts.emplace_back(work, T);
     for (std::thread &T : Ts)
       T.join();
+  }
+  if (O.WrittenPages) {
+    std::vector<uint64_t> &Pages = *O.WrittenPages;
+    if (WritesLost)
+      Pages.push_back(AllPagesWritten);
+    for (const std::vector<uint64_t> &V : WrittenBy)
+      Pages.insert(Pages.end(), V.begin(), V.end());
+    std::sort(Pages.begin(), Pages.end());
+    Pages.erase(std::unique(Pages.begin(), Pages.end()), Pages.end());
   }
   if (Failed) {
     Res.Status = Fault.Status;

@@ -90,6 +90,7 @@ struct LaunchCtx {
   bool Collect = false;
   uint64_t MaxWarpInstructions = 0; ///< per block; 0: no limit
   TraceSink *Trace = nullptr;
+  bool TrackWrites = false; ///< LaunchOptions::WrittenPages is set
   bool (*GlobalCheck)(void *, uint64_t, uint64_t) = nullptr;
   void *GlobalCheckUser = nullptr;
   /// LaunchOptions::GlobalRanges (sorted, disjoint [begin, end)), or null.

@@ -76,6 +76,37 @@ unsigned appendSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
   return unsigned(Out.size() - First);
 }
 
+void noteWritten(ExecState &S, uint32_t Mask, const uint64_t *Addr,
+                 unsigned Bytes) {
+  std::vector<uint64_t> &Out = *S.Written;
+  auto Add = [&](uint64_t P) {
+    if (Out.empty() || Out.back() != P)
+      Out.push_back(P);
+  };
+  // Usual case: the warp's accesses lie on one page or two neighbours.
+  uint64_t Lo = ~uint64_t(0), Hi = 0;
+  forLanes(Mask, [&](unsigned L) {
+    Lo = std::min(Lo, Addr[L]);
+    Hi = std::max(Hi, Addr[L]);
+  });
+  uint64_t First = Lo >> 12, Last = (Hi + Bytes - 1) >> 12;
+  if (Last - First <= 1) {
+    Add(First);
+    Add(Last);
+    return;
+  }
+  forLanes(Mask, [&](unsigned L) {
+    for (uint64_t P = Addr[L] >> 12; P <= (Addr[L] + Bytes - 1) >> 12; ++P)
+      Add(P);
+  });
+  // Scattered stores: keep the list to its distinct pages.
+  if (Out.size() >= (size_t(1) << 20)) {
+    std::sort(Out.begin(), Out.end());
+    Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+    Out.reserve(Out.size() * 2);
+  }
+}
+
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
   if (!Mask)
     return 0;

@@ -246,6 +246,8 @@ __attribute__((always_inline)) inline void resolve(ExecState &S, const Inst &I, 
     forLanes(M, [&](unsigned L) { Host[L] = reinterpret_cast<uint8_t *>(Addr[L]); });
     if (Sp == MGlobal && S.Collect)
       countGlobal<Kind>(S, M, Addr, Bytes);
+    if (Kind != KLoad && S.Written)
+      noteWritten(S, M, Addr, Bytes);
   } else if (Sp == MShared) {
     checkWindow(I, M, Addr, Bytes, S.SharedSize, true, Kind);
     uint8_t *Base = S.Shared;
@@ -279,6 +281,8 @@ __attribute__((always_inline)) inline void resolve(ExecState &S, const Inst &I, 
     }
     if (MG)
       checkGlobal<Kind>(S, I, MG, Addr, Bytes);
+    if (Kind != KLoad && MG && S.Written)
+      noteWritten(S, MG, Addr, Bytes);
     if (S.Collect) {
       if (MG)
         countGlobal<Kind>(S, MG, Addr, Bytes);

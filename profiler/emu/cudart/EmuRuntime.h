@@ -342,10 +342,33 @@ private:
   void initExplain();
   /// Counts a launch; whether it is to be explained.
   bool explainThis();
-  std::vector<std::pair<void *, std::vector<char>>>
-  saveMemory(const Function &F);
-  void restoreMemory(
-      const std::vector<std::pair<void *, std::vector<char>>> &Saved);
+  /// Every allocation and \p F's module variables, copied before the
+  /// launches of a sweep; restoreMemory copies them back. With
+  /// \p FollowWrites, while it lives the launches note the pages they write
+  /// (emu::LaunchOptions::WrittenPages) and restoreMemory copies back only
+  /// those: what estimates want (they run a few blocks of a grid whose data
+  /// may be gigabytes); a run of the whole grid writes most of its output
+  /// anyway, and noting its stores costs more than the copy saves.
+  class SavedMemory {
+  public:
+    SavedMemory(Runtime &R, const Function &F, bool FollowWrites);
+    ~SavedMemory();
+    SavedMemory(const SavedMemory &) = delete;
+    SavedMemory &operator=(const SavedMemory &) = delete;
+
+  private:
+    friend class Runtime;
+    Runtime &R;
+    std::vector<std::pair<char *, std::vector<char>>> Regions;
+    std::vector<uint64_t> Written; ///< since the last restore
+    bool FollowWrites;
+  };
+  /// Where the launches note the pages they write (runMeasured,
+  /// estimateShape), or null; set while a SavedMemory lives.
+  std::vector<uint64_t> *WriteLog = nullptr;
+  /// Puts back what the launches since \p Saved was made (or since the last
+  /// restore) wrote into its regions.
+  void restoreMemory(SavedMemory &Saved);
   /// Runs one SM's wave of \p F at \p Grid x \p Block and estimates it.
   bool estimateShape(const Function &F, const LaunchRequest &R,
                      const emu::Dim3 &Grid, const emu::Dim3 &Block,

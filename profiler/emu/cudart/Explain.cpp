@@ -89,34 +89,63 @@ bool Runtime::explainThis() {
   return !ExplainOnly || N == ExplainOnly;
 }
 
-std::vector<std::pair<void *, std::vector<char>>>
-Runtime::saveMemory(const Function &F) {
-  std::vector<std::pair<void *, std::vector<char>>> Saved;
+Runtime::SavedMemory::SavedMemory(Runtime &R, const Function &F,
+                                  bool FollowWrites)
+    : R(R), FollowWrites(FollowWrites) {
   {
-    std::lock_guard<std::mutex> G(MemoryMutex);
-    for (const auto &[Base, A] : Allocations) {
+    std::lock_guard<std::mutex> G(R.MemoryMutex);
+    for (const auto &[Base, A] : R.Allocations) {
       auto *P = reinterpret_cast<char *>(Base);
-      Saved.emplace_back(P, std::vector<char>(P, P + A.Size));
+      Regions.emplace_back(P, std::vector<char>(P, P + A.Size));
     }
   }
-  std::lock_guard<std::mutex> G(RegistryMutex);
-  for (const auto &[Host, V] : HostVars) {
+  std::lock_guard<std::mutex> G(R.RegistryMutex);
+  for (const auto &[Host, V] : R.HostVars) {
     (void)Host;
     void *Address = nullptr;
     size_t Size = 0;
     if (V.Fatbin && V.Fatbin->Module == F.Module &&
         F.Module->M->findGlobal(V.DeviceName, Address, Size) && Address) {
       auto *P = static_cast<char *>(Address);
-      Saved.emplace_back(P, std::vector<char>(P, P + Size));
+      Regions.emplace_back(P, std::vector<char>(P, P + Size));
     }
   }
-  return Saved;
+  std::sort(Regions.begin(), Regions.end(),
+            [](const auto &A, const auto &B) { return A.first < B.first; });
+  if (FollowWrites)
+    R.WriteLog = &Written;
 }
 
-void Runtime::restoreMemory(
-    const std::vector<std::pair<void *, std::vector<char>>> &Saved) {
-  for (const auto &[P, Bytes] : Saved)
-    std::memcpy(P, Bytes.data(), Bytes.size());
+Runtime::SavedMemory::~SavedMemory() { R.WriteLog = nullptr; }
+
+void Runtime::restoreMemory(SavedMemory &Saved) {
+  std::vector<uint64_t> &Pages = Saved.Written;
+  // The launches append their pages: sorted and distinct from here on.
+  std::sort(Pages.begin(), Pages.end());
+  Pages.erase(std::unique(Pages.begin(), Pages.end()), Pages.end());
+  const bool All = !Saved.FollowWrites ||
+                   (!Pages.empty() && Pages.back() == emu::AllPagesWritten);
+  for (auto &[P, Bytes] : Saved.Regions) {
+    if (Bytes.empty())
+      continue;
+    if (All) {
+      std::memcpy(P, Bytes.data(), Bytes.size());
+      continue;
+    }
+    // Runs of consecutive written pages, cut to the region.
+    const uint64_t Lo = reinterpret_cast<uint64_t>(P),
+                   Hi = Lo + Bytes.size();
+    auto It = std::lower_bound(Pages.begin(), Pages.end(), Lo >> 12);
+    while (It != Pages.end() && (*It << 12) < Hi) {
+      uint64_t First = *It, Last = *It;
+      while (++It != Pages.end() && *It == Last + 1)
+        ++Last;
+      uint64_t From = std::max(Lo, First << 12),
+               To = std::min(Hi, (Last + 1) << 12);
+      std::memcpy(P + (From - Lo), Bytes.data() + (From - Lo), To - From);
+    }
+  }
+  Pages.clear();
 }
 
 std::string Runtime::explainShape(const char *Title, const Function &F,
@@ -203,6 +232,7 @@ bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
   O.MaxSharedBytesPerBlock =
       size_t(std::max(D.SharedMemPerBlockOptin, D.SharedMemPerBlock));
   O.Trace = &C;
+  O.WrittenPages = WriteLog;
   MemoryMap Memory;
   if (CheckMemory) {
     Memory = memoryMap();
@@ -251,7 +281,7 @@ void Runtime::explainCandidates(const LaunchRequest &R, std::string &Out,
   }
   // The estimates run kernels: one at a time, like every launch.
   std::lock_guard<std::mutex> L(LaunchMutex);
-  auto Saved = saveMemory(F);
+  SavedMemory Saved(*this, F, /*FollowWrites=*/true);
   double BestNs = 0;
   int Best = -1;
   unsigned Failed = 0;

@@ -6,8 +6,10 @@
 /// the program had before the launch, and hand back each shape's launch
 /// record (metrics and the abstract-emulation time estimate). Every
 /// allocation and the module's registered variables are saved once before
-/// the sweep and restored after each shape, so the program's own launch that
-/// follows computes what it would have computed without the sweep.
+/// the sweep and restored after each shape (estimate-only sweeps: just the
+/// pages the emulator saw the shape's stores and atomics write), so the
+/// program's own launch that follows computes what it would have computed
+/// without the sweep.
 //===----------------------------------------------------------------------===//
 #include "EmuRuntime.h"
 #include "EmuCudart.h"
@@ -32,7 +34,7 @@ int Runtime::sweep(const LaunchRequest &R, const uint32_t *Shapes,
   }
   const bool Full = (Flags & KLARAPTOR_EMU_SWEEP_ESTIMATE_ONLY) == 0;
   std::lock_guard<std::mutex> L(LaunchMutex);
-  auto Saved = saveMemory(*R.F);
+  SavedMemory Saved(*this, *R.F, /*FollowWrites=*/!Full);
   for (uint32_t I = 0; I < Count; ++I) {
     LaunchRequest S = R;
     const uint32_t *Shape = Shapes + 6 * size_t(I);
