@@ -79,6 +79,12 @@ unsigned appendSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
 void noteWritten(ExecState &S, uint32_t Mask, const uint64_t *Addr,
                  unsigned Bytes) {
   std::vector<uint64_t> &Out = *S.Written;
+  // Many stores over many pages: keep the list to its distinct pages.
+  if (Out.size() >= (size_t(1) << 20)) {
+    std::sort(Out.begin(), Out.end());
+    Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+    Out.reserve(Out.size() * 2);
+  }
   auto Add = [&](uint64_t P) {
     if (Out.empty() || Out.back() != P)
       Out.push_back(P);
@@ -99,12 +105,6 @@ void noteWritten(ExecState &S, uint32_t Mask, const uint64_t *Addr,
     for (uint64_t P = Addr[L] >> 12; P <= (Addr[L] + Bytes - 1) >> 12; ++P)
       Add(P);
   });
-  // Scattered stores: keep the list to its distinct pages.
-  if (Out.size() >= (size_t(1) << 20)) {
-    std::sort(Out.begin(), Out.end());
-    Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
-    Out.reserve(Out.size() * 2);
-  }
 }
 
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
