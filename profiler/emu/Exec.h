@@ -13,6 +13,7 @@
 
 #include "Program.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -41,6 +42,17 @@ struct BlockCtx;
 struct WarpCtx;
 struct LaunchCtx;
 
+/// The pages one worker's stores wrote (LaunchOptions::WrittenPages): a
+/// list, and a direct-mapped table of the pages noted last, so that the
+/// warps of a block storing to their own pages over and over add each page
+/// about once.
+struct WriteLog {
+  std::vector<uint64_t> Pages;
+  static constexpr unsigned Slots = 256;
+  uint64_t Recent[Slots];
+  WriteLog() { std::fill(Recent, Recent + Slots, ~uint64_t(0)); }
+};
+
 struct ExecState {
   uint64_t *Regs = nullptr;
   uint32_t *Preds = nullptr;
@@ -56,9 +68,9 @@ struct ExecState {
   /// When not null (a traced warp whose sink keeps sectors): global
   /// accesses append their distinct sectors (TraceSink::traceSectors).
   std::vector<uint64_t> *SectorOut = nullptr;
-  /// When not null (LaunchOptions::WrittenPages): the 4 KiB pages global
-  /// stores and atomics write are appended (noteWritten).
-  std::vector<uint64_t> *Written = nullptr;
+  /// When not null (LaunchOptions::WrittenPages): where global stores and
+  /// atomics note the 4 KiB pages they write (noteWritten).
+  WriteLog *Written = nullptr;
   /// Per memory instruction (a small table indexed by its PTX line), the
   /// LaunchCtx::GlobalRanges range its last access lay in ([OkBegin,
   /// OkEnd); empty at first): an instruction mostly touches one array.
@@ -147,7 +159,7 @@ template <class T> inline uint64_t toBits(T X) {
 /// Bytes bytes at Addr[lane].
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes);
 
-/// Appends to S.Written the 4 KiB pages that lanes \p Mask's accesses of
+/// Notes in S.Written the 4 KiB pages that lanes \p Mask's accesses of
 /// \p Bytes at \p Addr touch, each unless it repeats the last one.
 void noteWritten(ExecState &S, uint32_t Mask, const uint64_t *Addr,
                  unsigned Bytes);

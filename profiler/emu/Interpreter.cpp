@@ -84,7 +84,7 @@ public:
   explicit Worker(LaunchCtx &L);
   void runBlock(uint64_t Linear);
   Counters C;
-  std::vector<uint64_t> Written; ///< pages written (LaunchCtx::TrackWrites)
+  WriteLog Written; ///< pages written (LaunchCtx::TrackWrites)
 
 private:
   LaunchCtx &L;
@@ -998,7 +998,7 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
         }
       }
       Totals[T] = W.C;
-      WrittenBy[T] = std::move(W.Written);
+      WrittenBy[T] = std::move(W.Written.Pages);
     } catch (std::bad_alloc &) {
       std::lock_guard<std::mutex> Lock(ErrMu);
       WritesLost = true;

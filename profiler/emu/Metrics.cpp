@@ -78,16 +78,20 @@ unsigned appendSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
 
 void noteWritten(ExecState &S, uint32_t Mask, const uint64_t *Addr,
                  unsigned Bytes) {
-  std::vector<uint64_t> &Out = *S.Written;
-  // Many stores over many pages: keep the list to its distinct pages.
-  if (Out.size() >= (size_t(1) << 20)) {
-    std::sort(Out.begin(), Out.end());
-    Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
-    Out.reserve(Out.size() * 2);
+  WriteLog &Log = *S.Written;
+  // Many pages noted more than once: keep the list to its distinct pages.
+  if (Log.Pages.size() >= (size_t(1) << 20)) {
+    std::sort(Log.Pages.begin(), Log.Pages.end());
+    Log.Pages.erase(std::unique(Log.Pages.begin(), Log.Pages.end()),
+                    Log.Pages.end());
+    Log.Pages.reserve(Log.Pages.size() * 2);
   }
   auto Add = [&](uint64_t P) {
-    if (Out.empty() || Out.back() != P)
-      Out.push_back(P);
+    uint64_t &Slot = Log.Recent[P % WriteLog::Slots];
+    if (Slot != P) {
+      Slot = P;
+      Log.Pages.push_back(P);
+    }
   };
   // Usual case: the warp's accesses lie on one page or two neighbours.
   uint64_t Lo = ~uint64_t(0), Hi = 0;
