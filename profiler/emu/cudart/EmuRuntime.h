@@ -369,11 +369,32 @@ private:
   /// Puts back what the launches since \p Saved was made (or since the last
   /// restore) wrote into its regions.
   void restoreMemory(SavedMemory &Saved);
-  /// Runs one SM's wave of \p F at \p Grid x \p Block and estimates it.
+  /// Runs one SM's wave of \p F at \p Grid x \p Block and estimates it
+  /// (traceShape, then TracedShape::estimate).
   bool estimateShape(const Function &F, const LaunchRequest &R,
                      const emu::Dim3 &Grid, const emu::Dim3 &Block,
                      int Regions, timing::LaunchEstimate &E,
                      std::unique_ptr<timing::SmWorkload> *W, std::string &Why);
+  /// The traced blocks of one shape, and what their estimate needs: it
+  /// reads nothing of the runtime's, so it may run on another thread while
+  /// the next shape's blocks run (sweep).
+  struct TracedShape {
+    const emu::KernelProgram *Prog = nullptr;
+    const devices::DeviceProfile *D = nullptr;
+    const timing::TimingParams *TP = nullptr;
+    devices::KernelResources K;
+    emu::Dim3 Grid, Block;
+    uint64_t DynamicShared = 0;
+    std::unique_ptr<timing::TraceCollector> C;
+    bool estimate(int Regions, timing::LaunchEstimate &E,
+                  std::unique_ptr<timing::SmWorkload> *W,
+                  std::string &Why) const;
+  };
+  /// Runs (traced) the blocks of one SM's wave of \p F at \p Grid x
+  /// \p Block into \p T; false with \p Why when it cannot.
+  bool traceShape(const Function &F, const LaunchRequest &R,
+                  const emu::Dim3 &Grid, const emu::Dim3 &Block,
+                  TracedShape &T, std::string &Why);
   std::string explainShape(const char *Title, const Function &F,
                            const timing::LaunchEstimate &E,
                            const timing::SmWorkload *W, const emu::Dim3 &Grid,

@@ -200,6 +200,14 @@ bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
                             int Regions, timing::LaunchEstimate &E,
                             std::unique_ptr<timing::SmWorkload> *W,
                             std::string &Why) {
+  TracedShape T;
+  return traceShape(F, R, Grid, Block, T, Why) &&
+         T.estimate(Regions, E, W, Why);
+}
+
+bool Runtime::traceShape(const Function &F, const LaunchRequest &R,
+                         const emu::Dim3 &Grid, const emu::Dim3 &Block,
+                         TracedShape &T, std::string &Why) {
   const devices::DeviceProfile &D = *device();
   const timing::TimingParams *TP = timingParams();
   const emu::KernelProgram *Prog = timing::kernelProgram(*F.Module->M, F.Name);
@@ -218,7 +226,7 @@ bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
       timing::estimatedBlocks(D, Grid.count(), Occ.ActiveBlocks);
   if (TP->cacheModel())
     timing::addNeighbours(B, Grid);
-  timing::TraceCollector C(B, TP->cacheModel());
+  auto C = std::make_unique<timing::TraceCollector>(B, TP->cacheModel());
   emu::LaunchOptions O;
   O.Grid = Grid;
   O.Block = Block;
@@ -231,7 +239,7 @@ bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
   O.MaxThreadsPerBlock = uint32_t(D.MaxThreadsPerBlock);
   O.MaxSharedBytesPerBlock =
       size_t(std::max(D.SharedMemPerBlockOptin, D.SharedMemPerBlock));
-  O.Trace = &C;
+  O.Trace = C.get();
   O.WrittenPages = WriteLog;
   MemoryMap Memory;
   if (CheckMemory) {
@@ -243,12 +251,26 @@ bool Runtime::estimateShape(const Function &F, const LaunchRequest &R,
     Why = Res.Message;
     return false;
   }
-  if (!timing::estimateFromTrace(*Prog, C, D, K, *TP, Grid, Block,
-                                 R.DynamicShared, Regions, E, Why))
+  T.Prog = Prog;
+  T.D = &D;
+  T.TP = TP;
+  T.K = K;
+  T.Grid = Grid;
+  T.Block = Block;
+  T.DynamicShared = R.DynamicShared;
+  T.C = std::move(C);
+  return true;
+}
+
+bool Runtime::TracedShape::estimate(int Regions, timing::LaunchEstimate &E,
+                                    std::unique_ptr<timing::SmWorkload> *W,
+                                    std::string &Why) const {
+  if (!timing::estimateFromTrace(*Prog, *C, *D, K, *TP, Grid, Block,
+                                 DynamicShared, Regions, E, Why))
     return false;
   if (W)
     *W = std::make_unique<timing::SmWorkload>(
-        timing::buildWorkload(*Prog, C, E.Set));
+        timing::buildWorkload(*Prog, *C, E.Set));
   return true;
 }
 

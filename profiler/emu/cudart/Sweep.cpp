@@ -9,10 +9,15 @@
 /// the sweep and restored after each shape (estimate-only sweeps: just the
 /// pages the emulator saw the shape's stores and atomics write), so the
 /// program's own launch that follows computes what it would have computed
-/// without the sweep.
+/// without the sweep. In an estimate-only sweep a shape's timing simulation
+/// runs on a thread of its own while the next shape's blocks run.
 //===----------------------------------------------------------------------===//
 #include "EmuRuntime.h"
 #include "EmuCudart.h"
+
+#include <new>
+#include <optional>
+#include <thread>
 
 namespace klaraptor::emurt {
 
@@ -35,30 +40,85 @@ int Runtime::sweep(const LaunchRequest &R, const uint32_t *Shapes,
   const bool Full = (Flags & KLARAPTOR_EMU_SWEEP_ESTIMATE_ONLY) == 0;
   std::lock_guard<std::mutex> L(LaunchMutex);
   SavedMemory Saved(*this, *R.F, /*FollowWrites=*/!Full);
-  for (uint32_t I = 0; I < Count; ++I) {
+  // Shape I's request; Why says why it is refused, or is empty.
+  auto Request = [&](uint32_t I, std::string &Why) {
     LaunchRequest S = R;
     const uint32_t *Shape = Shapes + 6 * size_t(I);
     S.Grid = emu::Dim3{Shape[0], Shape[1], Shape[2]};
     S.Block = emu::Dim3{Shape[3], Shape[4], Shape[5]};
-    if (cudaError_t C = checkLaunch(S)) {
-      Fn(Ctx, I, nullptr,
-         (std::string("launch refused: ") + errorName(C)).c_str());
-      continue;
-    }
-    std::string Why;
-    timing::LaunchEstimate E;
-    if (!Full) {
-      // One SM's wave, traced, no metrics: cheap at any data size.
-      bool Ok = estimateShape(*S.F, S, S.Grid, S.Block, 0, E, nullptr, Why);
+    Why.clear();
+    if (cudaError_t C = checkLaunch(S))
+      Why = std::string("launch refused: ") + errorName(C);
+    return S;
+  };
+  if (!Full) {
+    // One SM's wave of each shape, traced, no metrics: cheap at any data
+    // size. The timing simulation of a shape reads only its trace, so it
+    // runs on a thread of its own while the next shape's blocks run; the
+    // records reach Fn in the shapes' order.
+    struct Pending {
+      uint32_t Index = 0;
+      LaunchRequest S;
+      TracedShape T;
+      timing::LaunchEstimate E;
+      std::string Why;
+      bool Ok = false;
+      std::thread Simulation;
+      ~Pending() {
+        if (Simulation.joinable())
+          Simulation.join();
+      }
+    };
+    std::optional<Pending> P;
+    auto Deliver = [&] {
+      if (!P)
+        return;
+      P->Simulation.join();
+      if (P->Ok) {
+        profiler::LaunchRecord Rec =
+            makeRecord(P->S, emu::LaunchMetrics(), 0, &P->E);
+        Fn(Ctx, P->Index, &Rec, nullptr);
+      } else {
+        Fn(Ctx, P->Index, nullptr, P->Why.c_str());
+      }
+      P.reset();
+    };
+    for (uint32_t I = 0; I < Count; ++I) {
+      std::string Why;
+      LaunchRequest S = Request(I, Why);
+      TracedShape T;
+      bool Ok = Why.empty() && traceShape(*S.F, S, S.Grid, S.Block, T, Why);
       restoreMemory(Saved);
+      Deliver(); // the previous shape, simulated meanwhile
       if (!Ok) {
         Fn(Ctx, I, nullptr, Why.c_str());
         continue;
       }
-      profiler::LaunchRecord Rec = makeRecord(S, emu::LaunchMetrics(), 0, &E);
-      Fn(Ctx, I, &Rec, nullptr);
+      P.emplace();
+      P->Index = I;
+      P->S = S;
+      P->T = std::move(T);
+      Pending *Job = &*P;
+      P->Simulation = std::thread([Job] {
+        try {
+          Job->Ok = Job->T.estimate(0, Job->E, nullptr, Job->Why);
+        } catch (std::bad_alloc &) {
+          Job->Ok = false;
+          Job->Why = "out of host memory";
+        }
+      });
+    }
+    Deliver();
+    return 0;
+  }
+  for (uint32_t I = 0; I < Count; ++I) {
+    std::string Why;
+    LaunchRequest S = Request(I, Why);
+    if (!Why.empty()) {
+      Fn(Ctx, I, nullptr, Why.c_str());
       continue;
     }
+    timing::LaunchEstimate E;
     Measured M;
     emu::LaunchResult Res = runMeasured(S, true, true, M);
     restoreMemory(Saved);
