@@ -160,7 +160,8 @@ template <class T> inline uint64_t toBits(T X) {
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes);
 
 /// Notes in S.Written the 4 KiB pages that lanes \p Mask's accesses of
-/// \p Bytes at \p Addr touch, each unless it repeats the last one.
+/// \p Bytes at \p Addr touch, each unless its slot of WriteLog::Recent
+/// holds it already.
 void noteWritten(ExecState &S, uint32_t Mask, const uint64_t *Addr,
                  unsigned Bytes);
 /// Appends to \p Out the distinct 32-byte sectors (address / 32, ascending)

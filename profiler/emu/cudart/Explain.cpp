@@ -119,10 +119,9 @@ Runtime::SavedMemory::SavedMemory(Runtime &R, const Function &F,
 Runtime::SavedMemory::~SavedMemory() { R.WriteLog = nullptr; }
 
 void Runtime::restoreMemory(SavedMemory &Saved) {
+  // Sorted and distinct: each launch leaves it so (LaunchOptions::
+  // WrittenPages).
   std::vector<uint64_t> &Pages = Saved.Written;
-  // The launches append their pages: sorted and distinct from here on.
-  std::sort(Pages.begin(), Pages.end());
-  Pages.erase(std::unique(Pages.begin(), Pages.end()), Pages.end());
   const bool All = !Saved.FollowWrites ||
                    (!Pages.empty() && Pages.back() == emu::AllPagesWritten);
   for (auto &[P, Bytes] : Saved.Regions) {
