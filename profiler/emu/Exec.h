@@ -154,6 +154,10 @@ template <class T> inline uint64_t toBits(T X) {
   }
 }
 
+/// Whether this CPU has AVX2: warp-wide counts and checks then take four
+/// lanes at a time (Metrics.cpp, OpsMem.cpp); the same results without.
+extern const bool HostHasAvx2;
+
 /// Memory metrics helpers (Metrics.cpp).
 /// Distinct 32-byte sectors touched by the lanes in Mask, each accessing
 /// Bytes bytes at Addr[lane].

@@ -189,7 +189,9 @@ static bool cpuHasAvx2() {
   __builtin_cpu_init(); // needed before a library's static initialisers
   return __builtin_cpu_supports("avx2");
 }
-static const bool HasAvx2 = cpuHasAvx2();
+const bool HostHasAvx2 = cpuHasAvx2();
+#else
+const bool HostHasAvx2 = false;
 #endif
 
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
@@ -201,7 +203,7 @@ unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
   if (Bytes <= 32 && (Bytes & (Bytes - 1)) == 0) {
     unsigned N;
 #if defined(__x86_64__) || defined(__i386__)
-    if (Mask == 0xffffffffu && HasAvx2)
+    if (Mask == 0xffffffffu && HostHasAvx2)
       N = countMonotoneWarpAvx2(Addr, Bytes);
     else
 #endif

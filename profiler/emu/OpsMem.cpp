@@ -22,6 +22,9 @@
 #include "OpsCommon.h"
 
 #include <cstdio>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace klaraptor::emu {
 
@@ -123,6 +126,37 @@ checkGlobalRanges(ExecState &S, const Inst &I, uint32_t M, const uint64_t *Addr,
   });
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/// checkGlobal's pass over a whole warp, four lanes at a time: \p Bad
+/// nonzero when an address is null (below 4096) or not a multiple of
+/// \p Bytes, \p Out when one lies more than \p Lim past \p B (unsigned, as
+/// the scalar pass: AVX2 compares signed, so both sides have the sign bit
+/// flipped).
+__attribute__((target("avx2"), noinline)) void
+checkWarpAvx2(const uint64_t *Addr, unsigned Bytes, uint64_t B, uint64_t Lim,
+              uint64_t &Bad, uint64_t &Out) {
+  const __m256i Flip = _mm256_set1_epi64x(INT64_MIN);
+  const __m256i Null =
+      _mm256_set1_epi64x(int64_t(uint64_t(4096) ^ uint64_t(INT64_MIN)));
+  const __m256i Low = _mm256_set1_epi64x(int64_t(Bytes - 1));
+  const __m256i Base = _mm256_set1_epi64x(int64_t(B));
+  const __m256i Limit =
+      _mm256_set1_epi64x(int64_t(Lim ^ uint64_t(INT64_MIN)));
+  __m256i BadV = _mm256_setzero_si256(), OutV = BadV;
+  for (unsigned L = 0; L < 32; L += 4) {
+    __m256i A =
+        _mm256_loadu_si256(reinterpret_cast<const __m256i *>(Addr + L));
+    BadV = _mm256_or_si256(BadV,
+                           _mm256_cmpgt_epi64(Null, _mm256_xor_si256(A, Flip)));
+    BadV = _mm256_or_si256(BadV, _mm256_and_si256(A, Low));
+    __m256i D = _mm256_xor_si256(_mm256_sub_epi64(A, Base), Flip);
+    OutV = _mm256_or_si256(OutV, _mm256_cmpgt_epi64(D, Limit));
+  }
+  Bad = !_mm256_testz_si256(BadV, BadV);
+  Out = !_mm256_testz_si256(OutV, OutV);
+}
+#endif
+
 /// Null (below 4096) and misaligned addresses fault; so do addresses outside
 /// the launch's GlobalRanges and those its GlobalCheck rejects.
 template <unsigned Kind>
@@ -139,6 +173,11 @@ __attribute__((always_inline)) inline void checkGlobal(ExecState &S, const Inst 
     const bool Empty = OkE - OkB < Bytes;
     const uint64_t B = Empty ? ~uint64_t(0) : OkB;
     const uint64_t Lim = Empty ? 0 : OkE - OkB - Bytes;
+#if defined(__x86_64__) || defined(__i386__)
+    if (M == 0xffffffffu && HostHasAvx2) {
+      checkWarpAvx2(Addr, Bytes, B, Lim, Bad, Out);
+    } else
+#endif
     if (M == 0xffffffffu) {
       for (unsigned L = 0; L < 32; ++L) {
         Bad |= uint64_t(Addr[L] < 4096) | (Addr[L] & (Bytes - 1));

@@ -804,6 +804,57 @@ TEST(Errors, MemoryFaults) {
   EXPECT_NE(R.Message.find("misaligned shared store"), std::string::npos) << R.Message;
 }
 
+// A whole warp's global accesses checked against the launch's ranges (the
+// pass that takes four lanes at a time where the CPU has AVX2): in range,
+// null, misaligned, one lane past the end, a range above the warp's.
+TEST(Errors, WholeWarpGlobalChecks) {
+  std::string P = ptxHeader() + R"(
+.visible .entry rd(.param .u64 p, .param .u64 off)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u64 %rd2, [off];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd4, %rd1, %rd3;
+  add.u64 %rd5, %rd4, %rd2;
+  ld.global.u32 %r2, [%rd5];
+  ret;
+}
+)";
+  auto M = load(P);
+  Buffer<uint32_t> B(2048); // the ranges below lie inside it
+  uint64_t Base = uint64_t(B.data());
+  std::vector<std::pair<uint64_t, uint64_t>> Ranges = {
+      {Base, Base + 64 * 4}, {Base + 1000 * 4, Base + 2000 * 4}};
+  auto Launch = [&](uint64_t Ptr, uint64_t Off) {
+    LaunchOptions O;
+    O.Grid = {1, 1, 1};
+    O.Block = {32, 1, 1};
+    void *Args[] = {&Ptr, &Off};
+    O.Args = Args;
+    O.GlobalRanges = &Ranges;
+    return M->launch("rd", O);
+  };
+  EXPECT_EQ(Launch(Base, 0).Status, LaunchStatus::Ok);
+  EXPECT_EQ(Launch(Base, 32 * 4).Status, LaunchStatus::Ok);
+  LaunchResult R = Launch(0, 0);
+  EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
+  EXPECT_NE(R.Message.find("null pointer: global load"), std::string::npos) << R.Message;
+  R = Launch(Base, 2);
+  EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
+  EXPECT_NE(R.Message.find("misaligned global load"), std::string::npos) << R.Message;
+  R = Launch(Base, 33 * 4);
+  EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
+  EXPECT_NE(R.Message.find("(lane 31)"), std::string::npos) << R.Message;
+  // The second range, after an access that hit the first: looked up anew.
+  EXPECT_EQ(Launch(Base, 1000 * 4).Status, LaunchStatus::Ok);
+  R = Launch(Base, 500 * 4);
+  EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
+  EXPECT_NE(R.Message.find("(lane 0)"), std::string::npos) << R.Message;
+}
+
 TEST(Errors, TrapDeadlockAndConfiguration) {
   std::string P = ptxHeader() + R"(
 .visible .entry tr()
