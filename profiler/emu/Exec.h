@@ -156,7 +156,9 @@ template <class T> inline uint64_t toBits(T X) {
 
 /// Whether this CPU has AVX2: warp-wide counts and checks then take four
 /// lanes at a time (Metrics.cpp, OpsMem.cpp); the same results without.
-extern const bool HostHasAvx2;
+/// Set once when the library loads; tests turn it off between launches to
+/// check the scalar paths too.
+extern bool HostHasAvx2;
 
 /// Memory metrics helpers (Metrics.cpp).
 /// Distinct 32-byte sectors touched by the lanes in Mask, each accessing

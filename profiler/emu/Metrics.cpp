@@ -189,9 +189,9 @@ static bool cpuHasAvx2() {
   __builtin_cpu_init(); // needed before a library's static initialisers
   return __builtin_cpu_supports("avx2");
 }
-const bool HostHasAvx2 = cpuHasAvx2();
+bool HostHasAvx2 = cpuHasAvx2();
 #else
-const bool HostHasAvx2 = false;
+bool HostHasAvx2 = false;
 #endif
 
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {

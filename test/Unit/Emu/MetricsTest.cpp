@@ -333,37 +333,43 @@ TEST(Metrics, SectorCountsMatchTheirDefinition) {
     std::sort(S.begin(), S.end());
     return unsigned(std::unique(S.begin(), S.end()) - S.begin());
   };
-  uint32_t Seed = 777;
-  auto Rand = [&] { return Seed = Seed * 1103515245u + 12345u; };
-  uint64_t Addr[32];
-  unsigned Checked = 0;
-  for (unsigned Bytes : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 12u})
-    for (int64_t Stride : {0, 1, 4, 8, 12, 31, 32, 33, 768, -4, -8, -32, -768})
-      for (unsigned Tile : {32u, 8u, 2u, 1u})
-        for (int Trial = 0; Trial < 12; ++Trial) {
-          // Lanes in tiles of Tile: Stride within a tile, a row of 4096
-          // bytes between tiles, rows in order or (odd trials) reversed
-          // or (every third) shuffled; a base of random alignment.
-          uint64_t Base = (uint64_t(1) << 32) + (Rand() % 8192) * (Trial % 4 ? Bytes : 1);
-          unsigned Rows = 32 / Tile;
-          std::vector<unsigned> RowOf(Rows);
-          for (unsigned R = 0; R < Rows; ++R)
-            RowOf[R] = Trial % 2 ? Rows - 1 - R : R;
-          if (Trial % 3 == 0)
-            for (unsigned R = Rows; R > 1; --R)
-              std::swap(RowOf[R - 1], RowOf[Rand() % R]);
-          for (unsigned L = 0; L < 32; ++L)
-            Addr[L] = Base + uint64_t(int64_t(L % Tile) * Stride) +
-                      uint64_t(RowOf[L / Tile]) * 4096;
-          for (uint32_t Mask : {0xffffffffu, Rand(), 0x0000ffffu, 0x80000001u,
-                                0x00000100u}) {
-            ASSERT_EQ(countSectors(Addr, Mask, Bytes),
-                      Reference(Addr, Mask, Bytes))
-                << "bytes " << Bytes << " stride " << Stride << " tile "
-                << Tile << " trial " << Trial << " mask " << std::hex << Mask;
-            ++Checked;
+  // Both paths where the CPU has AVX2 (four lanes at a time, and not).
+  const bool Avx2 = HostHasAvx2;
+  for (bool Use : {Avx2, false}) {
+    HostHasAvx2 = Use;
+    uint32_t Seed = 777;
+    auto Rand = [&] { return Seed = Seed * 1103515245u + 12345u; };
+    uint64_t Addr[32];
+    unsigned Checked = 0;
+    for (unsigned Bytes : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 12u})
+      for (int64_t Stride : {0, 1, 4, 8, 12, 31, 32, 33, 768, -4, -8, -32, -768})
+        for (unsigned Tile : {32u, 8u, 2u, 1u})
+          for (int Trial = 0; Trial < 12; ++Trial) {
+            // Lanes in tiles of Tile: Stride within a tile, a row of 4096
+            // bytes between tiles, rows in order or (odd trials) reversed
+            // or (every third) shuffled; a base of random alignment.
+            uint64_t Base = (uint64_t(1) << 32) + (Rand() % 8192) * (Trial % 4 ? Bytes : 1);
+            unsigned Rows = 32 / Tile;
+            std::vector<unsigned> RowOf(Rows);
+            for (unsigned R = 0; R < Rows; ++R)
+              RowOf[R] = Trial % 2 ? Rows - 1 - R : R;
+            if (Trial % 3 == 0)
+              for (unsigned R = Rows; R > 1; --R)
+                std::swap(RowOf[R - 1], RowOf[Rand() % R]);
+            for (unsigned L = 0; L < 32; ++L)
+              Addr[L] = Base + uint64_t(int64_t(L % Tile) * Stride) +
+                        uint64_t(RowOf[L / Tile]) * 4096;
+            for (uint32_t Mask : {0xffffffffu, Rand(), 0x0000ffffu, 0x80000001u,
+                                  0x00000100u}) {
+              ASSERT_EQ(countSectors(Addr, Mask, Bytes),
+                        Reference(Addr, Mask, Bytes))
+                  << "bytes " << Bytes << " stride " << Stride << " tile "
+                  << Tile << " trial " << Trial << " mask " << std::hex << Mask;
+              ++Checked;
+            }
           }
-        }
-  EXPECT_EQ(Checked, 8u * 13 * 4 * 12 * 5);
-  EXPECT_EQ(countSectors(Addr, 0, 4), 0u);
+    EXPECT_EQ(Checked, 8u * 13 * 4 * 12 * 5);
+    EXPECT_EQ(countSectors(Addr, 0, 4), 0u);
+  }
+  HostHasAvx2 = Avx2;
 }

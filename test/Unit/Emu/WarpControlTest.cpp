@@ -8,6 +8,7 @@
 /// addressing, atomics, and the errors a launch reports.
 //===----------------------------------------------------------------------===//
 #include "EmuTestSupport.h"
+#include "Exec.h"
 
 #include <algorithm>
 #include <cmath>
@@ -837,22 +838,28 @@ TEST(Errors, WholeWarpGlobalChecks) {
     O.GlobalRanges = &Ranges;
     return M->launch("rd", O);
   };
-  EXPECT_EQ(Launch(Base, 0).Status, LaunchStatus::Ok);
-  EXPECT_EQ(Launch(Base, 32 * 4).Status, LaunchStatus::Ok);
-  LaunchResult R = Launch(0, 0);
-  EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
-  EXPECT_NE(R.Message.find("null pointer: global load"), std::string::npos) << R.Message;
-  R = Launch(Base, 2);
-  EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
-  EXPECT_NE(R.Message.find("misaligned global load"), std::string::npos) << R.Message;
-  R = Launch(Base, 33 * 4);
-  EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
-  EXPECT_NE(R.Message.find("(lane 31)"), std::string::npos) << R.Message;
-  // The second range, after an access that hit the first: looked up anew.
-  EXPECT_EQ(Launch(Base, 1000 * 4).Status, LaunchStatus::Ok);
-  R = Launch(Base, 500 * 4);
-  EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
-  EXPECT_NE(R.Message.find("(lane 0)"), std::string::npos) << R.Message;
+  // Both paths where the CPU has AVX2 (four lanes at a time, and not).
+  const bool Avx2 = HostHasAvx2;
+  for (bool Use : {Avx2, false}) {
+    HostHasAvx2 = Use;
+    EXPECT_EQ(Launch(Base, 0).Status, LaunchStatus::Ok);
+    EXPECT_EQ(Launch(Base, 32 * 4).Status, LaunchStatus::Ok);
+    LaunchResult R = Launch(0, 0);
+    EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
+    EXPECT_NE(R.Message.find("null pointer: global load"), std::string::npos) << R.Message;
+    R = Launch(Base, 2);
+    EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
+    EXPECT_NE(R.Message.find("misaligned global load"), std::string::npos) << R.Message;
+    R = Launch(Base, 33 * 4);
+    EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
+    EXPECT_NE(R.Message.find("(lane 31)"), std::string::npos) << R.Message;
+    // The second range, after an access that hit the first: looked up anew.
+    EXPECT_EQ(Launch(Base, 1000 * 4).Status, LaunchStatus::Ok);
+    R = Launch(Base, 500 * 4);
+    EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
+    EXPECT_NE(R.Message.find("(lane 0)"), std::string::npos) << R.Message;
+  }
+  HostHasAvx2 = Avx2;
 }
 
 TEST(Errors, TrapDeadlockAndConfiguration) {
