@@ -261,6 +261,16 @@ double pearson(const std::vector<double> &A, const std::vector<double> &B) {
 
 } // namespace
 
+std::string Agreement::str() const {
+  char Buf[256];
+  std::snprintf(Buf, sizeof(Buf),
+                "agreement with the measured times over %u samples: Spearman "
+                "rank correlation %.3f, geomean predicted/measured %.3g, best "
+                "shape predicted for %u of %u data tuples",
+                Samples, Spearman, GeomeanRatio, BestMatches, Tuples);
+  return Buf;
+}
+
 double spearman(const std::vector<double> &A, const std::vector<double> &B) {
   return pearson(ranks(A), ranks(B));
 }

@@ -36,7 +36,8 @@ Fits each kernel of a profile database (written by 'klaraptor profile') as a
 rational program: its metrics as rational functions of the pragma's data
 parameters and free block dimensions, fed to a performance model (MWP-CWP by
 default; docs/models.md). Writes
-DIR/<kernel>.c per kernel and DIR/fit-report.json, and prints a table of the
+DIR/<device name>.c per kernel (its mangled name, e.g. _Z4gemmPfPKfS1_ffiii.c)
+and DIR/fit-report.json, and prints a table of the
 fits. Build the programs into an application with
 'klaraptor-clang++ --klaraptor-models DIR'.
 
@@ -142,11 +143,7 @@ void printTable(const KernelFit &F, const std::string &File) {
   row("threads_per_block", cutForm(F.Threads->str()), "computed", "-", "-",
       "yes");
   if (F.Agree.Samples)
-    std::printf("  agreement with the measured times over %u samples: rank "
-                "correlation %.3f, geomean predicted/measured %.3g; best shape "
-                "predicted for %u of %u data tuples\n",
-                F.Agree.Samples, F.Agree.Spearman, F.Agree.GeomeanRatio,
-                F.Agree.BestMatches, F.Agree.Tuples);
+    std::printf("  %s\n", F.Agree.str().c_str());
   else
     std::printf("  agreement: no sample with a positive measured and "
                 "predicted time\n");

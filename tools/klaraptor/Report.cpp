@@ -376,11 +376,7 @@ void printKernel(const KernelReport &R) {
                 fmt("%.3g", Q.heldOut()).c_str(), Q.exact() ? "yes" : "no");
   }
   if (F.Agree.Samples)
-    std::printf("  agreement over %u samples: spearman %.3f, geomean "
-                "predicted/measured %.3g, best shape predicted for %u of %u "
-                "data tuples\n",
-                F.Agree.Samples, F.Agree.Spearman, F.Agree.GeomeanRatio,
-                F.Agree.BestMatches, F.Agree.Tuples);
+    std::printf("  %s\n", F.Agree.str().c_str());
   else
     std::printf("  agreement: no sample with a positive measured and "
                 "predicted time\n");

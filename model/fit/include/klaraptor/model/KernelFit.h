@@ -123,6 +123,10 @@ struct Agreement {
   unsigned Tuples = 0;      ///< data tuples with at least two shapes
   unsigned BestMatches = 0; ///< of those, where the predicted best shape is
                             ///< the measured best one
+  /// The line `fit` and `report` print: "agreement with the measured times
+  /// over N samples: Spearman rank correlation R, geomean predicted/measured
+  /// G, best shape predicted for B of T data tuples".
+  std::string str() const;
 };
 
 /// One kernel's rational program.
