@@ -805,22 +805,26 @@ TEST(Errors, MemoryFaults) {
   EXPECT_NE(R.Message.find("misaligned shared store"), std::string::npos) << R.Message;
 }
 
-// A whole warp's global accesses checked against the launch's ranges (the
-// pass that takes four lanes at a time where the CPU has AVX2): in range,
-// null, misaligned, one lane past the end, a range above the warp's.
-TEST(Errors, WholeWarpGlobalChecks) {
+// A warp's global accesses checked against the launch's ranges (the pass
+// that takes four lanes at a time where the CPU has AVX2): in range, null,
+// misaligned, one lane past the end, a range above the warp's; lanes that
+// do not load (the first Active lanes do) are not checked.
+TEST(Errors, WarpGlobalChecks) {
   std::string P = ptxHeader() + R"(
-.visible .entry rd(.param .u64 p, .param .u64 off)
+.visible .entry rd(.param .u64 p, .param .u64 off, .param .u32 active)
 {
   .reg .b32 %r<4>;
   .reg .b64 %rd<6>;
+  .reg .pred %p<2>;
   ld.param.u64 %rd1, [p];
   ld.param.u64 %rd2, [off];
+  ld.param.u32 %r3, [active];
   mov.u32 %r1, %tid.x;
   mul.wide.u32 %rd3, %r1, 4;
   add.u64 %rd4, %rd1, %rd3;
   add.u64 %rd5, %rd4, %rd2;
-  ld.global.u32 %r2, [%rd5];
+  setp.lt.u32 %p1, %r1, %r3;
+  @%p1 ld.global.u32 %r2, [%rd5];
   ret;
 }
 )";
@@ -829,11 +833,11 @@ TEST(Errors, WholeWarpGlobalChecks) {
   uint64_t Base = uint64_t(B.data());
   std::vector<std::pair<uint64_t, uint64_t>> Ranges = {
       {Base, Base + 64 * 4}, {Base + 1000 * 4, Base + 2000 * 4}};
-  auto Launch = [&](uint64_t Ptr, uint64_t Off) {
+  auto Launch = [&](uint64_t Ptr, uint64_t Off, uint32_t Active = 32) {
     LaunchOptions O;
     O.Grid = {1, 1, 1};
     O.Block = {32, 1, 1};
-    void *Args[] = {&Ptr, &Off};
+    void *Args[] = {&Ptr, &Off, &Active};
     O.Args = Args;
     O.GlobalRanges = &Ranges;
     return M->launch("rd", O);
@@ -858,6 +862,15 @@ TEST(Errors, WholeWarpGlobalChecks) {
     R = Launch(Base, 500 * 4);
     EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
     EXPECT_NE(R.Message.find("(lane 0)"), std::string::npos) << R.Message;
+    // Part of the warp: lanes 16-31 would read past the end, and do not.
+    EXPECT_EQ(Launch(Base, 48 * 4, 16).Status, LaunchStatus::Ok);
+    R = Launch(Base, 48 * 4, 17);
+    EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
+    EXPECT_NE(R.Message.find("(lane 16)"), std::string::npos) << R.Message;
+    EXPECT_EQ(Launch(Base, 2, 0).Status, LaunchStatus::Ok);
+    R = Launch(Base, 2, 5);
+    EXPECT_EQ(R.Status, LaunchStatus::MemoryFault);
+    EXPECT_NE(R.Message.find("misaligned global load"), std::string::npos) << R.Message;
   }
   HostHasAvx2 = Avx2;
 }
