@@ -159,6 +159,16 @@ struct WarpState {
   double Deps = 0;
 };
 
+/// What earliest() reads of a warp, packed (WarpState is large and points
+/// at its instruction): the scan for the next event reads every warp's.
+struct ReadyKey {
+  double Deps = 0;     ///< WarpState::Deps
+  uint32_t Slot = 0;   ///< its instruction's resource in Simulator::NextAt
+  uint16_t Sched = 0;  ///< WarpState::Sched
+  uint8_t Blocked = 1; ///< done or waiting at a barrier: never
+  uint8_t Barrier = 0; ///< its instruction is a barrier: no resource
+};
+
 struct BlockState {
   uint32_t Live = 0, Arrived = 0;
   double LastArrival = 0;
@@ -215,11 +225,11 @@ public:
       : W(W), P(P), Change(C), NS(std::max(1u, P.Schedulers)),
         L1(P.L1Bytes), L2(P.L2Bytes),
         Near(P.L2Bytes * double(W.NearShares)) {
-    for (unsigned R = 0; R < NumResources; ++R)
-      Next[R].assign(P.Res[R].PerScheduler ? NS : 1, 0.0);
+    NextAt.assign(size_t(NumResources) * NS, 0.0);
     SchedNext.assign(NS, 0.0);
     Last.assign(NS, -1);
     Warps.resize(W.Warps.size());
+    Keys.resize(W.Warps.size());
     Blocks.resize(W.NumBlocks);
     ByScheduler.resize(NS);
     for (uint32_t I = 0; I < Warps.size(); ++I) {
@@ -282,20 +292,24 @@ private:
   /// When the SM's path to the L2 takes its next request
   /// (TimingParams::L2RequestCycles).
   double RequestNext = 0;
-  std::vector<double> Next[NumResources];
+  /// When each resource is next free: NumResources x NS, a resource shared
+  /// by the schedulers in its first column.
+  std::vector<double> NextAt;
   std::vector<double> SchedNext;
   std::vector<int> Last;
   std::vector<WarpState> Warps;
+  std::vector<ReadyKey> Keys;
   std::vector<BlockState> Blocks;
   std::vector<std::vector<uint32_t>> ByScheduler;
   uint32_t Live = 0;
   double End = 0;
   SimResult R;
 
-  double &next(Resource Res, unsigned Sched) {
-    std::vector<double> &V = Next[unsigned(Res)];
-    return V[V.size() == 1 ? 0 : Sched];
+  uint32_t slot(Resource Res, unsigned Sched) const {
+    return uint32_t(unsigned(Res) * NS +
+                    (P.Res[unsigned(Res)].PerScheduler ? Sched : 0));
   }
+  double &next(Resource Res, unsigned Sched) { return NextAt[slot(Res, Sched)]; }
 
   void params(Resource Res, uint32_t Region, double &L, double &G) const {
     L = P[Res].Latency;
@@ -311,24 +325,30 @@ private:
   /// barrier released it.
   void refresh(uint32_t WI) {
     WarpState &S = Warps[WI];
+    ReadyKey &K = Keys[WI];
+    K.Blocked = S.Done || S.Waiting;
     if (S.Done)
       return;
     const StaticInst &I = W.Code[W.Warps[WI].Insts[S.Pos].Idx];
     S.Cur = &I;
     double E = S.ReadyAt;
-    for (unsigned K = 0; K < I.NumSrc; ++K)
-      E = std::max(E, S.RegReady[I.Src[K]]);
+    for (unsigned J = 0; J < I.NumSrc; ++J)
+      E = std::max(E, S.RegReady[I.Src[J]]);
     S.Deps = E;
+    K.Deps = E;
+    K.Sched = uint16_t(S.Sched);
+    K.Barrier = I.Barrier;
+    K.Slot = slot(I.Res, S.Sched);
   }
 
   /// When warp \p WI's next instruction could start (Never: it cannot).
-  double earliest(uint32_t WI) {
-    const WarpState &S = Warps[WI];
-    if (S.Done || S.Waiting)
+  double earliest(uint32_t WI) const {
+    const ReadyKey &K = Keys[WI];
+    if (K.Blocked)
       return Never;
-    double E = std::max(S.Deps, SchedNext[S.Sched]);
-    if (!S.Cur->Barrier)
-      E = std::max(E, next(S.Cur->Res, S.Sched));
+    double E = std::max(K.Deps, SchedNext[K.Sched]);
+    if (!K.Barrier)
+      E = std::max(E, NextAt[K.Slot]);
     return E;
   }
 
@@ -354,6 +374,7 @@ private:
     if (I.Barrier) {
       BlockState &B = Blocks[W.Warps[WI].Block];
       S.Waiting = true;
+      Keys[WI].Blocked = 1;
       ++B.Arrived;
       B.LastArrival = std::max(B.LastArrival, T);
       B.Waiters.push_back(WI);
@@ -476,6 +497,7 @@ private:
       return;
     }
     S.Done = true;
+    Keys[WI].Blocked = 1;
     --Live;
     BlockState &B = Blocks[W.Warps[WI].Block];
     if (S.Waiting) {
