@@ -318,8 +318,8 @@ TEST(Metrics, TracedSectorsAreTheCountedOnes) {
     }
 }
 
-// countSectors against the definition (the distinct addresses / 32 of every
-// byte the active lanes access) on the patterns its one-pass paths take
+// countSectors and appendSectors against the definition (the distinct
+// addresses / 32 of every byte the active lanes access) on the patterns its one-pass paths take
 // (strides of either sign, broadcasts, 2-D tiles in and out of order, whole
 // and partial warps) and on those they must leave to the general path
 // (sectors that go down and up again, misaligned or wide accesses).
@@ -361,6 +361,13 @@ TEST(Metrics, SectorCountsMatchTheirDefinition) {
                         uint64_t(RowOf[L / Tile]) * 4096;
             for (uint32_t Mask : {0xffffffffu, Rand(), 0x0000ffffu, 0x80000001u,
                                   0x00000100u}) {
+              std::vector<uint64_t> Listed = {5};
+              unsigned Appended = appendSectors(Addr, Mask, Bytes, 0, Listed);
+              ASSERT_EQ(Appended, Reference(Addr, Mask, Bytes))
+                  << "appendSectors: bytes " << Bytes << " stride " << Stride
+                  << " tile " << Tile << " trial " << Trial;
+              ASSERT_EQ(Listed.size(), 1 + Appended);
+              ASSERT_TRUE(std::is_sorted(Listed.begin() + 1, Listed.end()));
               ASSERT_EQ(countSectors(Addr, Mask, Bytes),
                         Reference(Addr, Mask, Bytes))
                   << "bytes " << Bytes << " stride " << Stride << " tile "
