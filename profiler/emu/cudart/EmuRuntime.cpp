@@ -1097,7 +1097,7 @@ bool Runtime::estimateMeasured(const LaunchRequest &R, const Measured &M,
   }
   return timing::estimateFromTrace(*M.Prog, *M.Trace, *device(),
                                    R.F->resources(), *M.TP, R.Grid, R.Block,
-                                   R.DynamicShared, 0, E, Why);
+                                   R.DynamicShared, 0, E, Why, HostThreads);
 }
 
 thread_local bool Runtime::EstimateRequested = false;

@@ -258,6 +258,7 @@ bool Runtime::traceShape(const Function &F, const LaunchRequest &R,
   T.Block = Block;
   T.DynamicShared = R.DynamicShared;
   T.C = std::move(C);
+  T.Threads = HostThreads;
   return true;
 }
 
@@ -265,7 +266,7 @@ bool Runtime::TracedShape::estimate(int Regions, timing::LaunchEstimate &E,
                                     std::unique_ptr<timing::SmWorkload> *W,
                                     std::string &Why) const {
   if (!timing::estimateFromTrace(*Prog, *C, *D, K, *TP, Grid, Block,
-                                 DynamicShared, Regions, E, Why))
+                                 DynamicShared, Regions, E, Why, Threads))
     return false;
   if (W)
     *W = std::make_unique<timing::SmWorkload>(
@@ -384,7 +385,7 @@ void Runtime::explainOwn(const LaunchRequest &R,
   if (Trace && Prog && TP) {
     Ok = timing::estimateFromTrace(*Prog, *Trace, *device(), F.resources(),
                                    *TP, R.Grid, R.Block, R.DynamicShared, 3, E,
-                                   Why);
+                                   Why, HostThreads);
     if (Ok) {
       timing::SmWorkload W = timing::buildWorkload(*Prog, *Trace, E.Set);
       S += explainShape("own shape", F, E, &W, R.Grid, R.Block);

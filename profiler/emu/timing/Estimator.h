@@ -166,13 +166,15 @@ uint64_t blocksOnOneSm(const devices::DeviceProfile &D, uint64_t Blocks,
 
 /// The estimate from a collected trace. \p Regions > 0 asks for the
 /// sensitivity analysis (per region for that many regions), 0 for the time
-/// alone; -1 for the overall table without regions.
+/// alone; -1 for the overall table without regions. With \p Threads >= 2
+/// the two SMs' simulations of a long trace run at once (the same results).
 bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
                        const devices::DeviceProfile &D,
                        const devices::KernelResources &K,
                        const TimingParams &TP, emu::Dim3 Grid,
                        emu::Dim3 Block, uint64_t DynamicShared, int Regions,
-                       LaunchEstimate &E, std::string &Error);
+                       LaunchEstimate &E, std::string &Error,
+                       unsigned Threads = 1);
 
 /// Runs the blocks the estimate needs (EstimatedBlocks) for \p O's launch of \p Kernel (O.Trace and
 /// O.SampleBlocks are overridden) and estimates it. The blocks' stores reach
