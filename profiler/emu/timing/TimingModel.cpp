@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
-#include <list>
 #include <unordered_map>
 
 namespace klaraptor::timing {
@@ -176,46 +175,131 @@ struct BlockState {
 };
 
 /// An LRU cache of 128-byte lines with a valid bit per 32-byte sector
-/// (the NVIDIA L1 and L2 organisation, fully associative here).
+/// (the NVIDIA L1 and L2 organisation, fully associative here). The lines
+/// live in an array linked in recency order, found through an open-addressed
+/// table (linear probing): a look-up or a fill allocates nothing (a list and
+/// a hash map of nodes made half of the cache model's simulation time).
 class LineCache {
 public:
   explicit LineCache(double Bytes)
       : Capacity(size_t(std::max(0.0, Bytes) / 128)) {}
   bool enabled() const { return Capacity > 0; }
-  /// True when sector \p Sector is present; it becomes the most recent.
+  /// True when sector \p Sector is present; its line (present) becomes the
+  /// most recent.
   bool lookUp(uint64_t Sector) {
-    auto It = Where.find(Sector >> 2);
-    if (It == Where.end())
+    uint32_t N = find(Sector >> 2);
+    if (N == None)
       return false;
-    Order.splice(Order.begin(), Order, It->second);
-    return (It->second->second >> (Sector & 3)) & 1;
+    touch(N);
+    return (Nodes[N].Bits >> (Sector & 3)) & 1;
   }
   void fill(uint64_t Sector) {
     uint64_t Line = Sector >> 2;
-    auto It = Where.find(Line);
-    if (It != Where.end()) {
-      It->second->second |= uint8_t(1u << (Sector & 3));
-      Order.splice(Order.begin(), Order, It->second);
+    uint8_t Bit = uint8_t(1u << (Sector & 3));
+    uint32_t N = find(Line);
+    if (N != None) {
+      Nodes[N].Bits |= Bit;
+      touch(N);
       return;
     }
-    if (Where.size() >= Capacity) {
-      Where.erase(Order.back().first);
-      Order.pop_back();
+    if (Nodes.size() >= Capacity) {
+      // The least recent line makes room.
+      N = Tail;
+      erase(Nodes[N].Line);
+      unlink(N);
+    } else {
+      // At most half the table's slots in use.
+      if (2 * (Nodes.size() + 1) > Table.size())
+        grow();
+      N = uint32_t(Nodes.size());
+      Nodes.push_back({});
     }
-    Order.emplace_front(Line, uint8_t(1u << (Sector & 3)));
-    Where[Line] = Order.begin();
+    Nodes[N].Line = Line;
+    Nodes[N].Bits = Bit;
+    pushFront(N);
+    insert(Line, N);
   }
   void drop(uint64_t Sector) {
-    auto It = Where.find(Sector >> 2);
-    if (It != Where.end())
-      It->second->second &= uint8_t(~(1u << (Sector & 3)));
+    uint32_t N = find(Sector >> 2);
+    if (N != None)
+      Nodes[N].Bits &= uint8_t(~(1u << (Sector & 3)));
   }
 
 private:
+  static constexpr uint32_t None = ~uint32_t(0);
+  struct Node {
+    uint64_t Line = 0;
+    uint32_t Prev = None, Next = None; ///< toward the most / least recent
+    uint8_t Bits = 0;
+  };
   size_t Capacity;
-  std::list<std::pair<uint64_t, uint8_t>> Order; ///< most recent first
-  std::unordered_map<uint64_t, std::list<std::pair<uint64_t, uint8_t>>::iterator>
-      Where;
+  std::vector<Node> Nodes;
+  uint32_t Head = None, Tail = None; ///< the most and the least recent
+  std::vector<uint32_t> Table;       ///< node indices; None: empty
+  unsigned Shift = 64;
+
+  size_t home(uint64_t Line) const {
+    return size_t((Line * 0x9E3779B97F4A7C15ull) >> Shift);
+  }
+  uint32_t find(uint64_t Line) const {
+    if (Table.empty())
+      return None;
+    size_t M = Table.size() - 1;
+    for (size_t I = home(Line);; I = (I + 1) & M) {
+      uint32_t N = Table[I];
+      if (N == None || Nodes[N].Line == Line)
+        return N;
+    }
+  }
+  void insert(uint64_t Line, uint32_t N) {
+    size_t M = Table.size() - 1, I = home(Line);
+    while (Table[I] != None)
+      I = (I + 1) & M;
+    Table[I] = N;
+  }
+  /// Removes \p Line's entry, moving later entries of its probe run back
+  /// so that every entry stays reachable from its home slot.
+  void erase(uint64_t Line) {
+    size_t M = Table.size() - 1, I = home(Line);
+    while (Nodes[Table[I]].Line != Line)
+      I = (I + 1) & M;
+    for (size_t J = (I + 1) & M; Table[J] != None; J = (J + 1) & M) {
+      size_t H = home(Nodes[Table[J]].Line);
+      // Entry J may fill the hole at I unless its home lies in (I, J].
+      if (((J - H) & M) >= ((J - I) & M)) {
+        Table[I] = Table[J];
+        I = J;
+      }
+    }
+    Table[I] = None;
+  }
+  void grow() {
+    size_t Size = Table.empty() ? 64 : Table.size() * 2;
+    Table.assign(Size, None);
+    Shift = 64;
+    for (size_t S = Size; S > 1; S >>= 1)
+      --Shift;
+    for (uint32_t N = 0; N < Nodes.size(); ++N)
+      insert(Nodes[N].Line, N);
+  }
+  void unlink(uint32_t N) {
+    Node &X = Nodes[N];
+    (X.Prev == None ? Head : Nodes[X.Prev].Next) = X.Next;
+    (X.Next == None ? Tail : Nodes[X.Next].Prev) = X.Prev;
+    X.Prev = X.Next = None;
+  }
+  void pushFront(uint32_t N) {
+    Nodes[N].Prev = None;
+    Nodes[N].Next = Head;
+    (Head == None ? Tail : Nodes[Head].Prev) = N;
+    Head = N;
+  }
+  void touch(uint32_t N) {
+    if (Head == N)
+      return;
+    unlink(N);
+    pushFront(N);
+  }
 };
 
 class Simulator {

@@ -253,6 +253,91 @@ TEST(CacheModel, SectorsHitTheLevelThatHoldsThem) {
   EXPECT_EQ(Off.L1HitSectors + Off.L2HitSectors + Off.MissSectors, 0);
 }
 
+// The L1 and L2 are LRU over lines (of four sectors, each with a valid bit)
+// whatever the number of lines and their addresses: a long random stream of
+// loads and stores over many lines, some far apart (lines that share a home
+// slot in the cache's table), against a plain LRU model kept here.
+TEST(CacheModel, LeastRecentlyUsedLinesGoFirst) {
+  for (unsigned L1Lines : {1u, 3u, 37u, 300u}) {
+    TimingParams P = oneResource(4, 1);
+    P.L1Bytes = 128.0 * L1Lines;
+    P.L2Bytes = 128.0 * 4 * L1Lines;
+    const uint64_t Store = uint64_t(1) << 63;
+    uint32_t Seed = 99 + L1Lines;
+    auto Rand = [&] { return Seed = Seed * 1664525u + 1013904223u; };
+    std::vector<std::vector<uint64_t>> Accesses;
+    for (int K = 0; K < 6000; ++K) {
+      uint64_t Line = Rand() % (8 * L1Lines + 5);
+      if (Rand() % 4 == 0)
+        Line = (Line << 40) | 7; // far away
+      std::vector<uint64_t> A = {Line * 4 + Rand() % 4};
+      if (Rand() % 8 == 0)
+        A[0] |= Store;
+      Accesses.push_back(A);
+    }
+    // The reference: lists of (line, sector bits), most recent first.
+    struct Lru {
+      size_t Cap;
+      std::vector<std::pair<uint64_t, unsigned>> L;
+      int find(uint64_t Line) {
+        for (size_t I = 0; I < L.size(); ++I)
+          if (L[I].first == Line)
+            return int(I);
+        return -1;
+      }
+      void front(int I) {
+        auto E = L[size_t(I)];
+        L.erase(L.begin() + I);
+        L.insert(L.begin(), E);
+      }
+      bool lookUp(uint64_t S) {
+        int I = find(S >> 2);
+        if (I < 0)
+          return false;
+        front(I);
+        return (L[0].second >> (S & 3)) & 1;
+      }
+      void fill(uint64_t S) {
+        int I = find(S >> 2);
+        if (I >= 0) {
+          L[size_t(I)].second |= 1u << (S & 3);
+          front(I);
+          return;
+        }
+        if (L.size() >= Cap)
+          L.pop_back();
+        L.insert(L.begin(), {S >> 2, 1u << (S & 3)});
+      }
+      void drop(uint64_t S) {
+        int I = find(S >> 2);
+        if (I >= 0)
+          L[size_t(I)].second &= ~(1u << (S & 3));
+      }
+    } L1{L1Lines, {}}, L2{4 * L1Lines, {}};
+    double L1Hits = 0, L2Hits = 0, Misses = 0;
+    for (const auto &A : Accesses) {
+      bool Load = !(A[0] >> 63);
+      uint64_t S = A[0] & ~Store;
+      if (Load && L1.lookUp(S)) {
+        ++L1Hits;
+        continue;
+      }
+      if (!Load)
+        L1.drop(S);
+      (L2.lookUp(S) ? L2Hits : Misses) += 1;
+      L2.fill(S);
+      if (Load)
+        L1.fill(S);
+    }
+    SimResult R = simulate(tracedAccesses(Accesses), P);
+    EXPECT_EQ(R.L1HitSectors, L1Hits) << L1Lines << " lines";
+    EXPECT_EQ(R.L2HitSectors, L2Hits) << L1Lines << " lines";
+    EXPECT_EQ(R.MissSectors, Misses) << L1Lines << " lines";
+    EXPECT_GT(L1Hits, 0);
+    EXPECT_GT(L2Hits, 0);
+  }
+}
+
 TEST(CacheModel, NeighboursSectorsAreInTheSharedL2) {
   TimingParams P = oneResource(4, 1);
   P.L1Bytes = 128 * 2;
