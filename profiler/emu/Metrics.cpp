@@ -63,27 +63,51 @@ void Counters::add(const Counters &O) {
   Divergent += O.Divergent;
 }
 
+/// One pass over the lanes of \p Mask (not empty) in lane order for
+/// naturally aligned accesses of at most 32 bytes (each in one sector):
+/// \p New(S) for each sector S unlike its predecessor's. True when the
+/// sectors never went up and down again (one array walked with a stride of
+/// either sign, a broadcast, the rows of a 2-D tile in order) and every
+/// access was aligned: then equal sectors were neighbours, \p New saw each
+/// distinct sector once, and \p Down says whether they ran down.
+template <class NewFn>
+static bool walkMonotoneSectors(const uint64_t *Addr, uint32_t Mask,
+                                unsigned Bytes, bool &Down, NewFn &&New) {
+  uint64_t Mis = 0, Prev = 0;
+  bool Up = false, First = true;
+  Down = false;
+  auto Step = [&](uint64_t A) {
+    uint64_t S = A >> 5;
+    Mis |= A;
+    if (First) {
+      First = false;
+      New(S);
+    } else {
+      Up |= S > Prev;
+      Down |= S < Prev;
+      if (S != Prev)
+        New(S);
+    }
+    Prev = S;
+  };
+  if (Mask == 0xffffffffu)
+    for (unsigned L = 0; L < 32; ++L)
+      Step(Addr[L]);
+  else
+    for (uint32_t M = Mask; M; M &= M - 1)
+      Step(Addr[__builtin_ctz(M)]);
+  return !(Up && Down) && !(Mis & (Bytes - 1));
+}
+
 unsigned appendSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
                        uint64_t Tag, std::vector<uint64_t> &Out) {
   size_t First = Out.size();
-  // Aligned accesses of at most 32 bytes whose sectors run one way in lane
-  // order (countSectors' usual case): one pass, each new sector appended,
-  // the list reversed when they ran down.
+  // countSectors' usual case: each new sector appended, the list reversed
+  // when they ran down.
   if (Bytes <= 32 && (Bytes & (Bytes - 1)) == 0 && Mask) {
-    uint64_t Mis = 0, Prev = ~uint64_t(0);
-    bool Up = false, Down = false;
-    for (uint32_t M = Mask; M; M &= M - 1) {
-      uint64_t A = Addr[__builtin_ctz(M)], S = A >> 5;
-      Mis |= A;
-      if (Prev != ~uint64_t(0)) {
-        Up |= S > Prev;
-        Down |= S < Prev;
-      }
-      if (S != Prev)
-        Out.push_back(S);
-      Prev = S;
-    }
-    if (!(Up && Down) && !(Mis & (Bytes - 1))) {
+    bool Down = false;
+    if (walkMonotoneSectors(Addr, Mask, Bytes, Down,
+                            [&](uint64_t S) { Out.push_back(S); })) {
       if (Down)
         std::reverse(Out.begin() + long(First), Out.end());
       for (size_t I = First; I < Out.size(); ++I)
@@ -140,42 +164,16 @@ void noteWritten(ExecState &S, uint32_t Mask, const uint64_t *Addr,
   });
 }
 
-/// The distinct sectors of naturally aligned accesses of at most 32 bytes
-/// (each in one sector) whose sectors never go up and down again in lane
-/// order (one array walked with a stride of either sign, a broadcast, the
-/// rows of a 2-D tile in order): equal sectors are then neighbours, and one
-/// pass counts the changes. 0 when the accesses are not of that kind.
+/// The distinct sectors of walkMonotoneSectors' accesses (\p Mask not
+/// empty); 0 when the accesses are not of that kind.
 static unsigned countMonotoneSectors(const uint64_t *Addr, uint32_t Mask,
                                      unsigned Bytes) {
-  uint64_t Mis = 0;
-  unsigned Distinct = 1;
-  bool Up = false, Down = false;
-  auto Step = [&](uint64_t Prev, uint64_t A) {
-    uint64_t S = A >> 5;
-    Mis |= A;
-    Up |= S > Prev;
-    Down |= S < Prev;
-    Distinct += S != Prev;
-    return S;
-  };
-  if (Mask == 0xffffffffu) {
-    uint64_t Prev = Addr[0] >> 5;
-    Mis = Addr[0];
-    for (unsigned L = 1; L < 32; ++L)
-      Prev = Step(Prev, Addr[L]);
-  } else {
-    uint32_t M = Mask;
-    unsigned L = unsigned(__builtin_ctz(M));
-    M &= M - 1;
-    uint64_t Prev = Addr[L] >> 5;
-    Mis = Addr[L];
-    while (M) {
-      L = unsigned(__builtin_ctz(M));
-      M &= M - 1;
-      Prev = Step(Prev, Addr[L]);
-    }
-  }
-  return (Up && Down) || (Mis & (Bytes - 1)) ? 0 : Distinct;
+  unsigned Distinct = 0;
+  bool Down;
+  return walkMonotoneSectors(Addr, Mask, Bytes, Down,
+                             [&](uint64_t) { ++Distinct; })
+             ? Distinct
+             : 0;
 }
 
 #if defined(__x86_64__) || defined(__i386__)

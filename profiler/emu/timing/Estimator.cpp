@@ -21,6 +21,7 @@
 #include <thread>
 #include <sys/stat.h>
 #include <sstream>
+#include <system_error>
 #include <unordered_map>
 
 namespace klaraptor::timing {
@@ -587,15 +588,22 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
     size_t Insts = 0;
     for (const WarpStream &S : W1.Warps)
       Insts += S.Insts.size();
+    std::exception_ptr Failed;
+    std::thread Second;
     if (Threads >= 2 && Insts >= 20000) {
-      std::exception_ptr Failed;
-      std::thread Second([&] {
-        try {
-          R1 = simulate(W1, *Use);
-        } catch (...) {
-          Failed = std::current_exception();
-        }
-      });
+      try {
+        Second = std::thread([&] {
+          try {
+            R1 = simulate(W1, *Use);
+          } catch (...) {
+            Failed = std::current_exception();
+          }
+        });
+      } catch (const std::system_error &) {
+        // No thread to be had: one after the other, below.
+      }
+    }
+    if (Second.joinable()) {
       try {
         R0 = simulate(W0, *Use);
       } catch (...) {
