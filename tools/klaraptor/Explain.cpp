@@ -76,6 +76,9 @@ int runExplain(const Args &A) {
       {"KLARAPTOR_EMU_EXPLAIN", Report.str().str()}};
   if (!Launch.empty())
     Env.push_back({"KLARAPTOR_EMU_EXPLAIN_LAUNCH", Launch});
+  // Every core for the emulator, as profile and bench do (the same
+  // estimates: test/Profile/emu-threads.test).
+  addEmulatorThreads(Env);
   ProcessResult P = runProgram(Command, Env);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Written =
       llvm::MemoryBuffer::getFile(Report);
