@@ -151,17 +151,16 @@ struct WarpState {
   bool Done = false, Waiting = false;
   double ReadyAt = 0; ///< barrier release
   std::vector<double> RegReady;
-  /// The next instruction, and when its registers and the barrier allow
-  /// it (ReadyAt and its sources' RegReady; only this warp changes them):
-  /// kept by refresh() so that earliest() need not look at the sources.
-  const StaticInst *Cur = nullptr;
-  double Deps = 0;
 };
 
-/// What earliest() reads of a warp, packed (WarpState is large and points
-/// at its instruction): the scan for the next event reads every warp's.
+/// What earliest() reads of a warp, packed apart from its WarpState (large)
+/// and its instruction: the scan for the next event reads every warp's.
+/// Kept by refresh() when the warp advances or its barrier releases it.
 struct ReadyKey {
-  double Deps = 0;     ///< WarpState::Deps
+  /// When the next instruction's registers and the barrier allow it
+  /// (ReadyAt and its sources' RegReady; only this warp changes them), so
+  /// that earliest() need not look at the sources.
+  double Deps = 0;
   uint32_t Slot = 0;   ///< its instruction's resource in Simulator::NextAt
   uint16_t Sched = 0;  ///< WarpState::Sched
   uint8_t Blocked = 1; ///< done or waiting at a barrier: never
@@ -405,7 +404,7 @@ private:
     }
   }
 
-  /// Recomputes WarpState::Cur and Deps after warp \p WI advanced or its
+  /// Recomputes warp \p WI's ReadyKey after it advanced or its
   /// barrier released it.
   void refresh(uint32_t WI) {
     WarpState &S = Warps[WI];
@@ -414,11 +413,9 @@ private:
     if (S.Done)
       return;
     const StaticInst &I = W.Code[W.Warps[WI].Insts[S.Pos].Idx];
-    S.Cur = &I;
     double E = S.ReadyAt;
     for (unsigned J = 0; J < I.NumSrc; ++J)
       E = std::max(E, S.RegReady[I.Src[J]]);
-    S.Deps = E;
     K.Deps = E;
     K.Sched = uint16_t(S.Sched);
     K.Barrier = I.Barrier;
