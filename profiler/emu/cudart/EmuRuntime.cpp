@@ -1057,7 +1057,7 @@ emu::LaunchResult Runtime::runMeasured(const LaunchRequest &R,
       size_t(std::max(D->SharedMemPerBlockOptin, D->SharedMemPerBlock));
   if (WantMetrics)
     O.Metrics = &M.Metrics;
-  O.WrittenPages = WriteLog;
+  O.WrittenPages = WrittenPages;
   // The estimate traces the blocks of one wave of two SMs of this launch.
   M.TP = WantTrace ? timingParams() : nullptr;
   M.Prog = M.TP ? timing::kernelProgram(*F.Module->M, F.Name) : nullptr;

@@ -365,7 +365,7 @@ private:
   };
   /// Where the launches note the pages they write (runMeasured,
   /// estimateShape), or null; set while a SavedMemory lives.
-  std::vector<uint64_t> *WriteLog = nullptr;
+  std::vector<uint64_t> *WrittenPages = nullptr;
   /// Puts back what the launches since \p Saved was made (or since the last
   /// restore) wrote into its regions.
   void restoreMemory(SavedMemory &Saved);

@@ -113,10 +113,10 @@ Runtime::SavedMemory::SavedMemory(Runtime &R, const Function &F,
   std::sort(Regions.begin(), Regions.end(),
             [](const auto &A, const auto &B) { return A.first < B.first; });
   if (FollowWrites)
-    R.WriteLog = &Written;
+    R.WrittenPages = &Written;
 }
 
-Runtime::SavedMemory::~SavedMemory() { R.WriteLog = nullptr; }
+Runtime::SavedMemory::~SavedMemory() { R.WrittenPages = nullptr; }
 
 void Runtime::restoreMemory(SavedMemory &Saved) {
   // Sorted and distinct: each launch leaves it so (LaunchOptions::
@@ -239,7 +239,7 @@ bool Runtime::traceShape(const Function &F, const LaunchRequest &R,
   O.MaxSharedBytesPerBlock =
       size_t(std::max(D.SharedMemPerBlockOptin, D.SharedMemPerBlock));
   O.Trace = C.get();
-  O.WrittenPages = WriteLog;
+  O.WrittenPages = WrittenPages;
   MemoryMap Memory;
   if (CheckMemory) {
     Memory = memoryMap();
