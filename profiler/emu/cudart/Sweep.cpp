@@ -17,6 +17,7 @@
 
 #include <new>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 namespace klaraptor::emurt {
@@ -73,7 +74,8 @@ int Runtime::sweep(const LaunchRequest &R, const uint32_t *Shapes,
     auto Deliver = [&] {
       if (!P)
         return;
-      P->Simulation.join();
+      if (P->Simulation.joinable())
+        P->Simulation.join();
       if (P->Ok) {
         profiler::LaunchRecord Rec =
             makeRecord(P->S, emu::LaunchMetrics(), 0, &P->E);
@@ -99,14 +101,19 @@ int Runtime::sweep(const LaunchRequest &R, const uint32_t *Shapes,
       P->S = S;
       P->T = std::move(T);
       Pending *Job = &*P;
-      P->Simulation = std::thread([Job] {
+      auto Simulate = [Job] {
         try {
           Job->Ok = Job->T.estimate(0, Job->E, nullptr, Job->Why);
         } catch (std::bad_alloc &) {
           Job->Ok = false;
           Job->Why = "out of host memory";
         }
-      });
+      };
+      try {
+        P->Simulation = std::thread(Simulate);
+      } catch (const std::system_error &) {
+        Simulate(); // no thread to be had: here, before the next shape
+      }
     }
     Deliver();
     return 0;
