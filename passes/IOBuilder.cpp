@@ -59,6 +59,9 @@ struct Kernel {
 struct LaunchDims {
   Value *Grid[3];
   Value *Block[3];
+  /// The dynamic shared memory (i64): the pragma's shared(...) gives each
+  /// block shape its own.
+  Value *SharedMem = nullptr;
 };
 
 class IOBuilder {
@@ -428,7 +431,8 @@ LaunchDims IOBuilder::callHook(IRBuilder<> &B, AllocaInst *Info, Value *NumData,
     BlockPtr[D] = Elem(RuntimeABI::InfoBlock, D, Twine("info.block") + XYZ[D]);
     B.CreateStore(Dims.Block[D], BlockPtr[D]);
   }
-  B.CreateStore(SharedMem, Field(RuntimeABI::InfoSharedMem, "info.shared_mem"));
+  Value *SharedPtr = Field(RuntimeABI::InfoSharedMem, "info.shared_mem");
+  B.CreateStore(SharedMem, SharedPtr);
   B.CreateStore(Stream, Field(RuntimeABI::InfoStream, "info.stream"));
 
   Value *Status = B.CreateCall(Hook, {HookArg, Info}, "klaraptor.status");
@@ -448,6 +452,8 @@ LaunchDims IOBuilder::callHook(IRBuilder<> &B, AllocaInst *Info, Value *NumData,
     Out.Block[D] =
         B.CreateSelect(Ok, Bl, Dims.Block[D], Twine("launch.block") + XYZ[D]);
   }
+  Value *Sh = B.CreateLoad(B.getInt64Ty(), SharedPtr, "new.shared_mem");
+  Out.SharedMem = B.CreateSelect(Ok, Sh, SharedMem, "launch.shared_mem");
   return Out;
 }
 
@@ -543,6 +549,7 @@ void IOBuilder::instrumentKnownLaunch(CallBase &CB, Kernel &K) {
   CB.setArgOperand(2, Out.Grid[2]);
   CB.setArgOperand(3, joinCoerced(B, Out.Block[0], Out.Block[1], "block.xy"));
   CB.setArgOperand(4, Out.Block[2]);
+  CB.setArgOperand(6, Out.SharedMem);
   callAfterHook(CB, Info);
   markAndRemark(CB, "instrumented launch of '" + K.name() + "'");
 }
@@ -564,6 +571,7 @@ void IOBuilder::instrumentHandleLaunch(CallBase &CB, Value *Handle) {
   CB.setArgOperand(2, Out.Grid[2]);
   CB.setArgOperand(3, joinCoerced(B, Out.Block[0], Out.Block[1], "block.xy"));
   CB.setArgOperand(4, Out.Block[2]);
+  CB.setArgOperand(6, Out.SharedMem);
   std::string Name;
   if (auto *HF = dyn_cast<Function>(Handle->stripPointerCasts()))
     Name = "'" + HF->getName().str() + "'";
@@ -594,6 +602,9 @@ void IOBuilder::instrumentDriverLaunches(StringRef Callee) {
       CB->setArgOperand(1 + D, Out.Grid[D]);
       CB->setArgOperand(4 + D, Out.Block[D]);
     }
+    // The runtime never gives more than the kernel may have (an unsigned).
+    CB->setArgOperand(7, B.CreateTrunc(Out.SharedMem, B.getInt32Ty(),
+                                       "launch.shared_mem.u32"));
     callAfterHook(*CB, Info);
     markAndRemark(*CB, "instrumented driver API launch ('" + Callee + "')");
   }

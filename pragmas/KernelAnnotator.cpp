@@ -182,7 +182,8 @@ public:
     return convert(E, [&](const PragmaExpr &Leaf) { return param(Leaf); });
   }
 
-  /// A where or grid expression: names are data parameters and bx, by, bz.
+  /// A where, grid or shared expression: names are data parameters and bx,
+  /// by, bz.
   std::unique_ptr<Expr> shape(const PragmaExpr &E, const char *Clause) {
     return convert(E, [&](const PragmaExpr &Leaf) {
       return dataOrDim(Leaf, Clause);
@@ -307,6 +308,8 @@ std::optional<KernelSpec> KernelAnnotator::buildSpec(const ParsedPragma &P,
   for (size_t I = 0; I < 3; ++I)
     Spec.Grid[I] =
         I < P.Grid.size() ? R.shape(*P.Grid[I], "grid") : Expr::literal(1);
+  if (P.Shared)
+    Spec.Shared = R.shape(*P.Shared, "shared");
   if (!R.Ok)
     return std::nullopt;
 

@@ -65,6 +65,8 @@ struct ParsedPragma {
   std::vector<unsigned> BlockDims;
   std::vector<std::unique_ptr<PragmaExpr>> Where;
   std::vector<std::unique_ptr<PragmaExpr>> Grid;
+  /// The shared(...) clause's expression, or null.
+  std::unique_ptr<PragmaExpr> Shared;
   CandidateSet::Kind Candidates = CandidateSet::Kind::Pow2;
   std::vector<PragmaCandidate> CandidateList;
 };

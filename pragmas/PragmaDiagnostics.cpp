@@ -25,8 +25,8 @@ constexpr DiagnosticIDs::Level Note = DiagnosticIDs::Note;
 // Keep in the order of the enum; report() checks it.
 const DiagInfo Table[] = {
     {PragmaDiag::ExpectedClause, Error,
-     "'#pragma klaraptor' expects a clause: 'data', 'block', 'where', 'grid' "
-     "or 'candidates'"},
+     "'#pragma klaraptor' expects a clause: 'data', 'block', 'where', 'grid', "
+     "'candidates' or 'shared'"},
     {PragmaDiag::UnknownClause, Error,
      "unknown clause '%0' in '#pragma klaraptor'"},
     {PragmaDiag::DuplicateClause, Error,
@@ -72,6 +72,9 @@ const DiagInfo Table[] = {
      "block dimension '%0' is listed more than once"},
     {PragmaDiag::TooManyGridDims, Error,
      "'grid(...)' takes at most three expressions"},
+    {PragmaDiag::SharedTakesOne, Error,
+     "'shared(...)' takes one expression: the launch's dynamic shared memory "
+     "in bytes"},
     {PragmaDiag::ExpectedCandidates, Error,
      "expected 'pow2', 'warp' or a list of block shapes in 'candidates(...)'"},
     {PragmaDiag::ExpectedCandidateValue, Error,

@@ -43,6 +43,7 @@ enum class PragmaDiag {
   ExpectedBlockDim,
   DuplicateBlockDim,
   TooManyGridDims,
+  SharedTakesOne,
   ExpectedCandidates,
   ExpectedCandidateValue,
   CandidateTooLarge,

@@ -23,7 +23,7 @@ using namespace clang;
 namespace klaraptor {
 
 static const char *const ClauseNames[] = {"data", "block", "where", "grid",
-                                          "candidates"};
+                                          "candidates", "shared"};
 static const char *const BlockDimNames[] = {"bx", "by", "bz"};
 
 PragmaParser::PragmaParser(Preprocessor &PP, llvm::ArrayRef<Token> Toks,
@@ -77,6 +77,7 @@ bool PragmaParser::parseClause() {
               .Case("where", Where)
               .Case("grid", Grid)
               .Case("candidates", Candidates)
+              .Case("shared", Shared)
               .Default(-1);
   if (C < 0) {
     diag(NameTok.getLocation(), PragmaDiag::UnknownClause) << Name;
@@ -129,6 +130,19 @@ bool PragmaParser::parseClause() {
   }
   case Candidates:
     return parseCandidates(*Into, LParen);
+  case Shared: {
+    // One expression: the launch's dynamic shared memory in bytes.
+    auto E = parseExpr();
+    if (!E)
+      return false;
+    Into->Shared = std::move(E);
+    if (consume(tok::r_paren))
+      return true;
+    if (atEnd())
+      return expectRParen(LParen);
+    diag(cur().getLocation(), PragmaDiag::SharedTakesOne);
+    return false;
+  }
   }
   return false;
 }

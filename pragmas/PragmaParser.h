@@ -42,7 +42,7 @@ public:
   static bool isReservedName(llvm::StringRef Name);
 
 private:
-  enum Clause { Data, Block, Where, Grid, Candidates, NumClauses };
+  enum Clause { Data, Block, Where, Grid, Candidates, Shared, NumClauses };
 
   clang::Preprocessor &PP;
   llvm::ArrayRef<clang::Token> Toks;

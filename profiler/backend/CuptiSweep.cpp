@@ -624,14 +624,15 @@ public:
       D.EventDestroy(End);
   }
 
-  int run(const uint32_t *Shapes, uint32_t Count, bool Metrics, ShapeFn Fn,
-          void *Ctx, std::string &Error);
+  int run(const uint32_t *Shapes, uint32_t Count, bool Metrics,
+          bool SharedPerShape, ShapeFn Fn, void *Ctx, std::string &Error);
 
 private:
   State &S;
   Driver &D;
   CUfunction F;
   void *const *Args;
+  /// The dynamic shared memory of the shape being run.
   uint64_t Shared;
   CUstream Stream;
   SavedMemory Saved;
@@ -880,15 +881,19 @@ bool Sweep::metrics(const uint32_t *Shape, LaunchRecord &Rec,
 }
 
 int Sweep::run(const uint32_t *Shapes, uint32_t Count, bool Metrics,
-               ShapeFn Fn, void *Ctx, std::string &Error) {
+               bool SharedPerShape, ShapeFn Fn, void *Ctx,
+               std::string &Error) {
   if (!prepare(Error))
     return -1;
   int Regs = 0, Static = 0, Local = 0;
   D.FuncGetAttribute(&Regs, CU_FUNC_ATTRIBUTE_NUM_REGS, F);
   D.FuncGetAttribute(&Static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, F);
   D.FuncGetAttribute(&Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, F);
+  const size_t Stride = SharedPerShape ? 7 : 6;
   for (uint32_t I = 0; I < Count; ++I) {
-    const uint32_t *Shape = Shapes + 6 * size_t(I);
+    const uint32_t *Shape = Shapes + Stride * size_t(I);
+    if (SharedPerShape)
+      Shared = Shape[6];
     LaunchRecord R;
     R.Backend = "cupti";
     R.Device = S.DeviceName;
@@ -985,7 +990,8 @@ int cuptiSweep(const void *Function, bool IsCuFunction, void *const *Args,
     return -1;
   }
   Sweep W(S, F, Args, SharedBytes, static_cast<CUstream>(Stream));
-  return W.run(Shapes, Count, Metrics, Fn, Ctx, Error);
+  return W.run(Shapes, Count, Metrics, (Flags & SweepSharedPerShape) != 0, Fn,
+               Ctx, Error);
 }
 
 #endif // KLARAPTOR_CUPTI_HEADERS

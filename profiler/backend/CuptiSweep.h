@@ -114,6 +114,10 @@ bool parseRepeats(const char *Text, unsigned &Repeats, std::string &Error);
 
 /// cuptiSweep flag: time every shape, collect no metrics (KLARAPTOR_BENCH).
 constexpr int SweepTimeOnly = 1;
+/// cuptiSweep flag: \p Shapes holds septuples, each sextuple followed by
+/// the shape's dynamic shared memory in bytes (the pragma's shared(...));
+/// \p SharedBytes is then not used.
+constexpr int SweepSharedPerShape = 2;
 
 /// Called once per shape: \p Record is null when the shape failed, then
 /// \p Message says why; with a record, \p Message may say why a part
@@ -130,7 +134,8 @@ bool cuptiReady(bool TimeOnly, std::string &Device, std::string &Error);
 
 /// Runs \p Function (a CUfunction when \p IsCuFunction, else a host stub
 /// the CUDA runtime registered) once per shape of \p Shapes (\p Count
-/// sextuples grid x,y,z, block x,y,z) with \p Args, \p SharedBytes and
+/// sextuples grid x,y,z, block x,y,z; septuples with SweepSharedPerShape)
+/// with \p Args, \p SharedBytes and
 /// \p Stream as the program launched it. Returns 0 (failures of single
 /// shapes go to \p Fn), or -1 with \p Error when nothing could run.
 int cuptiSweep(const void *Function, bool IsCuFunction, void *const *Args,

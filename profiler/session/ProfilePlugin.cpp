@@ -40,6 +40,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdarg>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -67,7 +68,8 @@ using SweepFn = int (*)(const void *, void *const *, uint64_t,
                         void (*)(void *, uint32_t, const void *, const char *),
                         void *, char *, uint64_t);
 using DeviceFn = const char *(*)();
-constexpr int EstimateOnly = 1;
+constexpr int EstimateOnly = 1;   // KLARAPTOR_EMU_SWEEP_ESTIMATE_ONLY
+constexpr int SharedPerShape = 2; // KLARAPTOR_EMU_SWEEP_SHARED_PER_SHAPE
 
 void say(const char *Format, ...) __attribute__((format(printf, 1, 2)));
 void say(const char *Format, ...) {
@@ -185,12 +187,38 @@ void onShape(void *Ctx, uint32_t Index, const void *Record,
   }
 }
 
-/// Runs \p Shapes (6 numbers each) through the backend.
+/// The dynamic shared memory of \p L's candidate \p I: the pragma's
+/// shared(...) for its block, or the launch's own from a runtime that
+/// predates candidate_shared_mem.
+uint64_t candidateShared(const klaraptor_profile_launch &L, uint32_t I) {
+  if (L.size >= offsetof(klaraptor_profile_launch, candidate_shared_mem) +
+                     sizeof(L.candidate_shared_mem) &&
+      L.candidate_shared_mem)
+    return L.candidate_shared_mem[I];
+  return L.shared_mem;
+}
+
+/// Runs \p Shapes (6 numbers each) through the backend, shape I with
+/// \p Shared[I] bytes of dynamic shared memory.
 bool runSweep(Backend &B, const klaraptor_profile_launch &L,
-              const std::vector<uint32_t> &Shapes, int Flags, bool Progress,
+              const std::vector<uint32_t> &Shapes,
+              const std::vector<uint64_t> &Shared, int Flags, bool Progress,
               std::vector<ShapeResult> &Out, std::string &Error,
               std::function<void(uint32_t)> Done = {}) {
   uint32_t N = uint32_t(Shapes.size() / 6);
+  // Septuples for the backends: each shape with its shared memory.
+  std::vector<uint32_t> WithShared;
+  WithShared.reserve(size_t(N) * 7);
+  for (uint32_t I = 0; I < N; ++I) {
+    WithShared.insert(WithShared.end(), Shapes.begin() + 6 * I,
+                      Shapes.begin() + 6 * I + 6);
+    if (Shared[I] > UINT32_MAX) {
+      Error = "a shape's dynamic shared memory (" + std::to_string(Shared[I]) +
+              " bytes) does not fit a launch";
+      return false;
+    }
+    WithShared.push_back(uint32_t(Shared[I]));
+  }
   Out.assign(N, ShapeResult());
   SweepCtx C{&Out, N, std::chrono::steady_clock::now(),
              std::chrono::steady_clock::now(),
@@ -201,11 +229,13 @@ bool runSweep(Backend &B, const klaraptor_profile_launch &L,
   if (B.Cupti)
     return profiler::cupti::cuptiSweep(
                Fn, L.cu_function != nullptr, L.args, L.shared_mem, L.stream,
-               Shapes.data(), N,
-               (Flags & EstimateOnly) ? profiler::cupti::SweepTimeOnly : 0,
+               WithShared.data(), N,
+               ((Flags & EstimateOnly) ? profiler::cupti::SweepTimeOnly : 0) |
+                   profiler::cupti::SweepSharedPerShape,
                onShape, &C, Error) == 0;
-  if (B.Sweep(Fn, L.args, L.shared_mem, Shapes.data(), N, Flags, onShape, &C,
-              Why, sizeof(Why)) != 0) {
+  if (B.Sweep(Fn, L.args, L.shared_mem, WithShared.data(), N,
+              Flags | SharedPerShape, onShape, &C, Why,
+              sizeof(Why)) != 0) {
     Error = Why;
     return false;
   }
@@ -347,6 +377,7 @@ int Session::onLaunch(const klaraptor_profile_launch &L) {
   for (uint32_t I = 0; I < L.num_data; ++I)
     Data[L.data_names[I]] = L.data[I];
   std::vector<uint32_t> Shapes;
+  std::vector<uint64_t> Shared;
   uint32_t Resumed = 0;
   for (uint32_t I = 0; I < L.num_candidates; ++I) {
     const klaraptor_candidate &C = L.candidates[I];
@@ -356,6 +387,7 @@ int Session::onLaunch(const klaraptor_profile_launch &L) {
     }
     Shapes.insert(Shapes.end(), {C.grid[0], C.grid[1], C.grid[2], C.block[0],
                                  C.block[1], C.block[2]});
+    Shared.push_back(candidateShared(L, I));
   }
   const std::string What =
       std::string(kernelName(L)) + "(" + dataText(L) + ")";
@@ -425,7 +457,8 @@ int Session::onLaunch(const klaraptor_profile_launch &L) {
     if (std::chrono::steady_clock::now() - LastWrite >= std::chrono::seconds(1))
       flush();
   };
-  bool Swept = runSweep(B, L, Shapes, Flags, !quiet(), Results, Error, done);
+  bool Swept =
+      runSweep(B, L, Shapes, Shared, Flags, !quiet(), Results, Error, done);
   flush();
   if (!Swept) {
     say("error: %s: %s", What.c_str(), Error.c_str());
@@ -489,11 +522,13 @@ int Session::onDecision(const klaraptor_profile_launch &L,
   if (!startBench())
     return -1;
   std::vector<uint32_t> Shapes;
+  std::vector<uint64_t> Shared;
   bool RequestedIsCandidate = false;
   for (uint32_t I = 0; I < L.num_candidates; ++I) {
     const klaraptor_candidate &C = L.candidates[I];
     Shapes.insert(Shapes.end(), {C.grid[0], C.grid[1], C.grid[2], C.block[0],
                                  C.block[1], C.block[2]});
+    Shared.push_back(candidateShared(L, I));
     RequestedIsCandidate |=
         std::equal(C.block, C.block + 3, L.block) &&
         std::equal(C.grid, C.grid + 3, L.grid);
@@ -501,13 +536,15 @@ int Session::onDecision(const klaraptor_profile_launch &L,
   // The program's own launch is estimated also when the pragma does not
   // admit it (its time is the baseline best/requested compares with); it
   // is not one of the shapes the best is chosen among.
-  if (!RequestedIsCandidate)
+  if (!RequestedIsCandidate) {
     Shapes.insert(Shapes.end(), {L.grid[0], L.grid[1], L.grid[2], L.block[0],
                                  L.block[1], L.block[2]});
+    Shared.push_back(L.shared_mem);
+  }
   const auto T0 = std::chrono::steady_clock::now();
   std::vector<ShapeResult> Results;
   std::string Error;
-  if (!runSweep(B, L, Shapes, EstimateOnly, false, Results, Error)) {
+  if (!runSweep(B, L, Shapes, Shared, EstimateOnly, false, Results, Error)) {
     say("error: KLARAPTOR_BENCH: %s", Error.c_str());
     return -1;
   }
@@ -567,7 +604,9 @@ int Session::onDecision(const klaraptor_profile_launch &L,
 }
 
 bool validLaunch(const klaraptor_profile_launch *L) {
-  return L && L->size >= sizeof(klaraptor_profile_launch) &&
+  // candidate_shared_mem, the last member, came later (candidateShared).
+  return L &&
+         L->size >= offsetof(klaraptor_profile_launch, candidate_shared_mem) &&
          L->abi_version == KLARAPTOR_RT_ABI_VERSION && L->kernel && L->spec &&
          (L->num_data == 0 || (L->data_names && L->data)) &&
          (L->num_candidates == 0 || L->candidates);

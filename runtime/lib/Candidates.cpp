@@ -15,7 +15,8 @@
 namespace klaraptor {
 
 LaunchLimits LaunchLimits::from(const klaraptor_device_info &D,
-                                int KernelMaxThreads) {
+                                int KernelMaxThreads,
+                                int64_t KernelMaxDynamicShared) {
   LaunchLimits L;
   auto Pos = [](int32_t V) { return V > 0 ? uint32_t(V) : 1u; };
   L.MaxThreads = Pos(D.max_threads_per_block);
@@ -26,6 +27,10 @@ LaunchLimits LaunchLimits::from(const klaraptor_device_info &D,
     L.MaxGrid[I] = Pos(D.max_grid_dim[I]);
   }
   L.WarpSize = Pos(D.warp_size);
+  if (KernelMaxDynamicShared > 0)
+    L.MaxDynamicShared = uint64_t(KernelMaxDynamicShared);
+  else if (D.shared_mem_per_block > 0)
+    L.MaxDynamicShared = D.shared_mem_per_block;
   return L;
 }
 
@@ -78,9 +83,23 @@ std::vector<Dim3> CandidateEnumerator::blockShapes() const {
   return Out;
 }
 
+EvalStatus dynamicSharedBytes(const KernelSpec &Spec, const int64_t *Data,
+                              size_t NumData, const Dim3 &Block,
+                              int64_t &Bytes) {
+  Bytes = 0;
+  if (!Spec.Shared)
+    return EvalStatus::Ok;
+  EvalEnv Env;
+  Env.Data = Data;
+  Env.NumData = NumData;
+  Env.Block = {int64_t(Block[0]), int64_t(Block[1]), int64_t(Block[2])};
+  return evaluate(*Spec.Shared, Env, Bytes);
+}
+
 bool CandidateEnumerator::admit(const int64_t *Data, size_t NumData,
                                 const Dim3 &Block, Dim3 &Grid,
-                                RejectCounts *Rejects) const {
+                                RejectCounts *Rejects,
+                                uint64_t *Shared) const {
   EvalEnv Env;
   Env.Data = Data;
   Env.NumData = NumData;
@@ -112,6 +131,20 @@ bool CandidateEnumerator::admit(const int64_t *Data, size_t NumData,
     }
     Grid[D] = uint32_t(V);
   }
+  int64_t Bytes = 0;
+  if (dynamicSharedBytes(Spec, Data, NumData, Block, Bytes) !=
+      EvalStatus::Ok) {
+    if (Rejects)
+      ++Rejects->SharedError;
+    return false;
+  }
+  if (Bytes < 0 || uint64_t(Bytes) > Limits.MaxDynamicShared) {
+    if (Rejects)
+      ++Rejects->SharedOutOfRange;
+    return false;
+  }
+  if (Shared)
+    *Shared = uint64_t(Bytes);
   return true;
 }
 
@@ -122,7 +155,7 @@ CandidateEnumerator::admissible(const int64_t *Data, size_t NumData,
   for (const Dim3 &B : blockShapes()) {
     Candidate C;
     C.Block = B;
-    if (admit(Data, NumData, B, C.Grid, Rejects))
+    if (admit(Data, NumData, B, C.Grid, Rejects, &C.Shared))
       Out.push_back(C);
   }
   return Out;

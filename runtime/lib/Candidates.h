@@ -4,7 +4,8 @@
 /// Enumerates the block shapes of a kernel's candidate set (pow2, warp or
 /// list, docs/spec-format.md) within the device's limits, then keeps those
 /// that satisfy the where-constraints and have a valid grid for the launch's
-/// data. The order of the result is the enumeration order used to break
+/// data and whose dynamic shared memory (the pragma's shared(...)) the
+/// kernel may be launched with. The order of the result is the enumeration order used to break
 /// ties between equally fast candidates (docs/runtime-abi.md).
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_RUNTIME_CANDIDATES_H
@@ -28,16 +29,27 @@ struct LaunchLimits {
   Dim3 MaxBlock = {1024, 1024, 64};
   Dim3 MaxGrid = {2147483647u, 65535, 65535};
   uint32_t WarpSize = 32;
+  /// Dynamic shared memory per block, bytes: what the kernel may be launched
+  /// with (cudaFuncAttributes::maxDynamicSharedSizeBytes), else the
+  /// device's shared memory per block; never below what the program's own
+  /// launch asks for.
+  uint64_t MaxDynamicShared = UINT64_MAX;
 
-  /// From a device, lowered to \p KernelMaxThreads when that is positive.
+  /// From a device, lowered to \p KernelMaxThreads when that is positive;
+  /// the dynamic shared memory limit is \p KernelMaxDynamicShared when that
+  /// is positive, else the device's shared memory per block.
   static LaunchLimits from(const klaraptor_device_info &Device,
-                           int KernelMaxThreads);
+                           int KernelMaxThreads,
+                           int64_t KernelMaxDynamicShared = 0);
 };
 
 /// One admissible launch.
 struct Candidate {
   Dim3 Block = {1, 1, 1};
   Dim3 Grid = {1, 1, 1};
+  /// Dynamic shared memory in bytes (the pragma's shared(...); 0 without).
+  /// A function of the block and the data, so not part of the comparison.
+  uint64_t Shared = 0;
   bool operator==(const Candidate &O) const {
     return Block == O.Block && Grid == O.Grid;
   }
@@ -49,7 +61,16 @@ struct RejectCounts {
   unsigned WhereError = 0;
   unsigned GridError = 0;
   unsigned GridOutOfRange = 0;
+  unsigned SharedError = 0;
+  unsigned SharedOutOfRange = 0;
 };
+
+/// The dynamic shared memory in bytes that the pragma of \p Spec gives a
+/// launch of \p Block for \p Data: its shared(...) expression, 0 when it has
+/// none. Not checked against any limit.
+EvalStatus dynamicSharedBytes(const KernelSpec &Spec, const int64_t *Data,
+                              size_t NumData, const Dim3 &Block,
+                              int64_t &Bytes);
 
 class CandidateEnumerator {
 public:
@@ -63,10 +84,12 @@ public:
   std::vector<Dim3> blockShapes() const;
 
   /// Checks one block shape: every where-constraint evaluates without error
-  /// to non-zero, and every grid expression evaluates without error to a
-  /// value in [1, MaxGrid]. On success fills \p Grid.
+  /// to non-zero, every grid expression evaluates without error to a value
+  /// in [1, MaxGrid], and the shared(...) expression (if any) to a value in
+  /// [0, MaxDynamicShared]. On success fills \p Grid and \p Shared.
   bool admit(const int64_t *Data, size_t NumData, const Dim3 &Block,
-             Dim3 &Grid, RejectCounts *Rejects = nullptr) const;
+             Dim3 &Grid, RejectCounts *Rejects = nullptr,
+             uint64_t *Shared = nullptr) const;
 
   /// The admissible candidates among blockShapes(), in order.
   std::vector<Candidate> admissible(const int64_t *Data, size_t NumData,

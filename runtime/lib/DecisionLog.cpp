@@ -61,6 +61,8 @@ std::string DecisionLog::format(const LogEntry &E) {
        ", \"block\": " + dims(E.RequestedBlock) + "}";
   S += ", \"block\": " + dims(E.Block);
   S += ", \"grid\": " + dims(E.Grid);
+  if (E.HaveShared)
+    S += ", \"shared_mem\": " + std::to_string(E.Shared);
   S += ", \"source\": " + quote(spelling(E.Source));
   if (!E.Reason.empty())
     S += ", \"reason\": " + quote(E.Reason);

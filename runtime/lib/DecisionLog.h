@@ -28,6 +28,10 @@ struct LogEntry {
   std::vector<std::pair<std::string, int64_t>> Data;
   Dim3 RequestedGrid = {1, 1, 1}, RequestedBlock = {1, 1, 1};
   Dim3 Grid = {1, 1, 1}, Block = {1, 1, 1};
+  /// The launch's dynamic shared memory, bytes: written for kernels whose
+  /// pragma has shared(...).
+  bool HaveShared = false;
+  uint64_t Shared = 0;
   DecisionSource Source = DecisionSource::Fallback;
   std::string Reason;
   std::string ModelName;

@@ -312,36 +312,48 @@ void DeviceQuery::setKernelMaxThreadsOverride(const void *HostHandle,
     KernelOverride.erase(HostHandle);
 }
 
-int DeviceQuery::kernelMaxThreads(const void *HostHandle, void *CuFunction,
-                                  int Device) {
+DeviceQuery::KernelLimits DeviceQuery::kernelLimits(const void *HostHandle,
+                                                   void *CuFunction,
+                                                   int Device) {
   (void)Device; // The current device is the one asked about.
+  KernelLimits K;
   if (OverrideDevice.load(std::memory_order_acquire) != INT32_MIN) {
     std::lock_guard<std::mutex> G(M);
     auto It = KernelOverride.find(HostHandle);
-    return It == KernelOverride.end() ? 0 : It->second;
+    K.MaxThreads = It == KernelOverride.end() ? 0 : It->second;
+    return K;
   }
   if (CuFunction && Api.FuncGetAttribute) {
     int V = 0;
     if (Api.FuncGetAttribute(&V, int(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
                              CuFunction) == 0 &&
         V > 0)
-      return V;
-    return 0;
+      K.MaxThreads = V;
+    V = 0;
+    if (Api.FuncGetAttribute(
+            &V, int(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES),
+            CuFunction) == 0 &&
+        V > 0)
+      K.MaxDynamicShared = V;
+    return K;
   }
   if (!HostHandle || !Api.FuncGetAttributes)
-    return 0;
+    return K;
   // An optional query: do not overwrite an error the program has pending.
   if (Api.PeekAtLastError && Api.PeekAtLastError() != 0)
-    return 0;
+    return K;
   std::vector<unsigned char> Buf(sizeof(cudaFuncAttributes) + 1024, 0);
   if (Api.FuncGetAttributes(Buf.data(), HostHandle) != 0) {
     if (Api.GetLastError)
       Api.GetLastError();
-    return 0;
+    return K;
   }
   cudaFuncAttributes A;
   std::memcpy(&A, Buf.data(), sizeof(A));
-  return A.maxThreadsPerBlock > 0 ? A.maxThreadsPerBlock : 0;
+  K.MaxThreads = A.maxThreadsPerBlock > 0 ? A.maxThreadsPerBlock : 0;
+  K.MaxDynamicShared =
+      A.maxDynamicSharedSizeBytes > 0 ? A.maxDynamicSharedSizeBytes : 0;
+  return K;
 }
 
 } // namespace klaraptor

@@ -42,17 +42,26 @@ public:
   /// cannot be had. The pointer stays valid until the next setOverride.
   const klaraptor_device_info *limits(int Device, std::string &Why);
 
-  /// The most threads per block \p Kernel can be launched with on
-  /// \p Device (register and attribute limits), 0 when unknown. Asks the
-  /// driver about \p CuFunction when given, else the runtime about the host
-  /// stub \p HostHandle. Not cached here.
-  int kernelMaxThreads(const void *HostHandle, void *CuFunction, int Device);
+  /// What a kernel can be launched with; 0 means unknown.
+  struct KernelLimits {
+    /// Threads per block (register and attribute limits).
+    int MaxThreads = 0;
+    /// Dynamic shared memory per block, bytes (the device's limit less the
+    /// kernel's static shared memory, or what the program raised it to with
+    /// cudaFuncAttributeMaxDynamicSharedMemorySize).
+    int64_t MaxDynamicShared = 0;
+  };
+  /// The limits of \p Kernel on \p Device. Asks the driver about
+  /// \p CuFunction when given, else the runtime about the host stub
+  /// \p HostHandle. Not cached here.
+  KernelLimits kernelLimits(const void *HostHandle, void *CuFunction,
+                            int Device);
 
   /// Replaces every device with \p Info (tests, benchmarks); null restores
   /// the CUDA queries. Returns false when \p Info is implausible.
   bool setOverride(const klaraptor_device_info *Info, std::string *Why = nullptr);
 
-  /// While an override is set, kernelMaxThreads answers \p MaxThreads for
+  /// While an override is set, kernelLimits answers \p MaxThreads for
   /// the kernel with host stub \p HostHandle (tests); 0 removes the entry.
   void setKernelMaxThreadsOverride(const void *HostHandle, int MaxThreads);
 

@@ -10,6 +10,7 @@
 #define KLARAPTOR_RUNTIME_KERNELREGISTRY_H
 
 #include "ConcurrentPtrMap.h"
+#include "DeviceQuery.h"
 #include "History.h"
 #include "Refinement.h"
 #include "KernelSpec.h"
@@ -48,8 +49,8 @@ struct KernelEntry {
   History Hist;
   /// Serialises decisions, so that one key is decided once.
   std::mutex DecideMutex;
-  /// Per (device, CUfunction) kernel thread limit, under DecideMutex.
-  std::map<std::pair<int, void *>, int> MaxThreads;
+  /// Per (device, CUfunction) kernel limits, under DecideMutex.
+  std::map<std::pair<int, void *>, DeviceQuery::KernelLimits> Limits;
   /// The online refinements of this kernel's decisions (under DecideMutex;
   /// never freed before the entry, so a decision's pointer stays valid).
   std::vector<std::unique_ptr<Refinement>> Refinements;

@@ -340,10 +340,22 @@ bool Runtime::dataValues(KernelEntry &E, const klaraptor_launch_info *Info,
   return true;
 }
 
+/// Replaces the launch's shape with \p Block and \p Grid, and with a
+/// shared(...) clause its dynamic shared memory with the clause's bytes for
+/// \p Block (the candidates were admitted with it, so it evaluates).
 static klaraptor_status apply(bool Tuned, const Dim3 &Block, const Dim3 &Grid,
+                              const KernelSpec &S, const int64_t *Data,
                               klaraptor_launch_info *Info) {
   if (!Tuned)
     return KLARAPTOR_UNCHANGED;
+  if (S.Shared) {
+    int64_t Bytes = 0;
+    if (dynamicSharedBytes(S, Data, S.Data.size(), Block, Bytes) !=
+            EvalStatus::Ok ||
+        Bytes < 0)
+      return KLARAPTOR_UNCHANGED;
+    Info->shared_mem = uint64_t(Bytes);
+  }
   for (int D = 0; D < 3; ++D) {
     Info->grid[D] = Grid[D];
     Info->block[D] = Block[D];
@@ -403,6 +415,8 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
   const int Device = Devices.currentDevice();
   Key[0] = Device;
   dropPendingTrial();
+  if ((S.Shared || Info->shared_mem) && !sharedMatches(E, Data, Info))
+    return KLARAPTOR_UNCHANGED;
   if (Cfg.TheMode == Mode::Profile)
     return profileLaunch(E, Info, CuFunction, Key, KeyLen);
   const uint64_t Hash = History::hash(Key, KeyLen);
@@ -416,7 +430,7 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
           ? &ThreadCache[Hash & (ThreadCacheSlots - 1)]
           : nullptr;
   if (Cached && Cached->matches(E.Id, Gen, Hash, Key, KeyLen, Req))
-    return apply(Cached->Tuned, Cached->Block, Cached->Grid, Info);
+    return apply(Cached->Tuned, Cached->Block, Cached->Grid, S, Data, Info);
   auto Remember = [&](bool Tuned, const Dim3 &Block, const Dim3 &Grid) {
     if (!Cached)
       return;
@@ -441,11 +455,11 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
         logDecision(E, Device, Data, Req, Hit.Tuned, Hit.Block, Hit.Grid, *R,
                     /*Reused=*/true);
     Remember(Hit.Tuned, Hit.Block, Hit.Grid);
-    return apply(Hit.Tuned, Hit.Block, Hit.Grid, Info);
+    return apply(Hit.Tuned, Hit.Block, Hit.Grid, S, Data, Info);
   };
   if (E.Hist.find(Key, KeyLen, Hash, Track ? &Req : nullptr, Hit)) {
     if (Hit.Refine)
-      return refineLaunch(E, *Hit.Refine, Info);
+      return refineLaunch(E, *Hit.Refine, Data, Info);
     return Reuse();
   }
 
@@ -454,7 +468,7 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
   if (E.Hist.find(Key, KeyLen, Hash, Track ? &Req : nullptr, Hit)) {
     Lock.unlock();
     if (Hit.Refine)
-      return refineLaunch(E, *Hit.Refine, Info);
+      return refineLaunch(E, *Hit.Refine, Data, Info);
     return Reuse();
   }
   const Dim3 ReqGrid = {Req[0], Req[1], Req[2]};
@@ -503,7 +517,7 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
               /*Reused=*/false);
   if (!Refining)
     Remember(Tuned, Block, Grid);
-  return apply(Tuned, Block, Grid, Info);
+  return apply(Tuned, Block, Grid, S, Data, Info);
 }
 
 const klaraptor_device_info *
@@ -521,14 +535,14 @@ Runtime::admissible(KernelEntry &E, int Device, const int64_t *Data,
 LaunchLimits Runtime::launchLimits(KernelEntry &E, int Device,
                                    void *CuFunction,
                                    const klaraptor_device_info &Info) {
-  auto Slot = E.MaxThreads.find({Device, CuFunction});
-  if (Slot == E.MaxThreads.end())
-    Slot = E.MaxThreads
+  auto Slot = E.Limits.find({Device, CuFunction});
+  if (Slot == E.Limits.end())
+    Slot = E.Limits
                .emplace(std::make_pair(Device, CuFunction),
-                        Devices.kernelMaxThreads(E.HostHandle, CuFunction,
-                                                 Device))
+                        Devices.kernelLimits(E.HostHandle, CuFunction, Device))
                .first;
-  return LaunchLimits::from(Info, Slot->second);
+  return LaunchLimits::from(Info, Slot->second.MaxThreads,
+                            Slot->second.MaxDynamicShared);
 }
 
 void Runtime::describeLaunch(KernelEntry &E, const klaraptor_launch_info *Info,
@@ -537,13 +551,16 @@ void Runtime::describeLaunch(KernelEntry &E, const klaraptor_launch_info *Info,
                              const klaraptor_device_info *Dev,
                              std::vector<const char *> &Names,
                              std::vector<klaraptor_candidate> &Out,
+                             std::vector<uint64_t> &Shared,
                              klaraptor_profile_launch &L) {
   const KernelSpec &S = *E.Spec;
   Names.clear();
   for (const DataParam &P : S.Data)
     Names.push_back(P.Name.c_str());
   Out.clear();
+  Shared.clear();
   for (const Candidate &C : Cands) {
+    Shared.push_back(C.Shared);
     klaraptor_candidate K;
     K.size = sizeof(K);
     for (int D = 0; D < 3; ++D) {
@@ -573,6 +590,7 @@ void Runtime::describeLaunch(KernelEntry &E, const klaraptor_launch_info *Info,
   L.num_candidates = uint32_t(Out.size());
   L.candidates = Out.data();
   L.device = Dev;
+  L.candidate_shared_mem = Shared.data();
 }
 
 bool Runtime::gridCovers(KernelEntry &E, int Device, const int64_t *Data,
@@ -613,6 +631,45 @@ bool Runtime::gridCovers(KernelEntry &E, int Device, const int64_t *Data,
           S.Location + "; KLARAPTOR_GRID_CHECK=off trusts it); " +
           Consequence,
       "grid mismatch:" + Name);
+  return false;
+}
+
+bool Runtime::sharedMatches(KernelEntry &E, const int64_t *Data,
+                            const klaraptor_launch_info *Info) {
+  const KernelSpec &S = *E.Spec;
+  const Dim3 ReqBlock = {Info->block[0], Info->block[1], Info->block[2]};
+  int64_t Bytes = 0;
+  EvalStatus St = dynamicSharedBytes(S, Data, S.Data.size(), ReqBlock, Bytes);
+  if (St == EvalStatus::Ok && Bytes >= 0 && uint64_t(Bytes) == Info->shared_mem)
+    return true;
+  const std::string &Name = E.displayName();
+  const char *Consequence = Cfg.TheMode == Mode::Profile
+                                ? "not profiled, launching as requested"
+                                : "launching as requested";
+  std::string Asks = "the launch asks for " +
+                     std::to_string(Info->shared_mem) +
+                     " bytes of dynamic shared memory with block " +
+                     dimsText(ReqBlock) + " at " + dataText(E, Data);
+  std::string Msg;
+  if (!S.Shared)
+    Msg = "kernel '" + Name + "': " + Asks + ", and its pragma at " +
+          S.Location +
+          " has no shared(...) clause, so klaraptor cannot give another "
+          "block shape the memory it needs; " +
+          Consequence +
+          " (add shared(BYTES) to the pragma: the bytes as an expression "
+          "of the data names and bx, by, bz, e.g. shared(4 * bx), or a "
+          "constant when the amount does not depend on the shape)";
+  else if (St != EvalStatus::Ok)
+    Msg = "kernel '" + Name + "': " + Asks + "; the pragma's shared(...) at " +
+          S.Location + " cannot be evaluated for that block (" +
+          describe(St) + "); " + Consequence;
+  else
+    Msg = "kernel '" + Name + "': " + Asks + "; the pragma's shared(...) at " +
+          S.Location + " gives " + std::to_string(Bytes) +
+          " bytes for that block, so it does not describe this launch; " +
+          Consequence;
+  Diags.reportOnce(LogLevel::Warn, Msg, "shared mismatch:" + Name);
   return false;
 }
 
@@ -666,8 +723,9 @@ klaraptor_status Runtime::profileLaunch(KernelEntry &E,
     return KLARAPTOR_UNCHANGED;
   std::vector<const char *> Names;
   std::vector<klaraptor_candidate> Out;
+  std::vector<uint64_t> Shared;
   klaraptor_profile_launch L;
-  describeLaunch(E, Info, CuFunction, Data, Cands, Dev, Names, Out, L);
+  describeLaunch(E, Info, CuFunction, Data, Cands, Dev, Names, Out, Shared, L);
   Fn(&L);
   return KLARAPTOR_UNCHANGED;
 }
@@ -686,8 +744,9 @@ void Runtime::benchDecision(KernelEntry &E, klaraptor_launch_info *Info,
     return;
   std::vector<const char *> Names;
   std::vector<klaraptor_candidate> Out;
+  std::vector<uint64_t> Shared;
   klaraptor_profile_launch L;
-  describeLaunch(E, Info, CuFunction, Data, Cands, Dev, Names, Out, L);
+  describeLaunch(E, Info, CuFunction, Data, Cands, Dev, Names, Out, Shared, L);
   klaraptor_profile_decision P;
   std::memset(&P, 0, sizeof(P));
   P.size = sizeof(P);
@@ -749,6 +808,11 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
             std::to_string(Rejects.WhereError) + ", grid failed " +
             std::to_string(Rejects.GridError) + ", grid out of range " +
             std::to_string(Rejects.GridOutOfRange) +
+            (S.Shared ? ", shared failed " +
+                            std::to_string(Rejects.SharedError) +
+                            ", shared above the kernel's limit " +
+                            std::to_string(Rejects.SharedOutOfRange)
+                      : std::string()) +
             "); launching as requested",
         "no admissible:" + Name);
     return Fallback("no admissible candidate");
@@ -939,6 +1003,7 @@ void Runtime::launched(klaraptor_launch_info *Info, int Status) {
 }
 
 klaraptor_status Runtime::refineLaunch(KernelEntry &E, Refinement &R,
+                                       const int64_t *Data,
                                        klaraptor_launch_info *Info) {
   std::lock_guard<std::mutex> G(R.M);
   // No trial so far has a time (no estimate, no after-launch hook, the
@@ -971,11 +1036,11 @@ klaraptor_status Runtime::refineLaunch(KernelEntry &E, Refinement &R,
       PendingRefinement = &R;
       PendingTrial = I;
     }
-    return apply(true, T.Block, T.Grid, Info);
+    return apply(true, T.Block, T.Grid, *E.Spec, Data, Info);
   }
   if (!R.Finished)
     finishRefinement(E, R);
-  return apply(true, R.Block, R.Grid, Info);
+  return apply(true, R.Block, R.Grid, *E.Spec, Data, Info);
 }
 
 void Runtime::finishRefinement(KernelEntry &E, Refinement &R) {
@@ -1049,6 +1114,14 @@ void Runtime::logDecision(KernelEntry &E, int Device, const int64_t *Data,
   L.RequestedBlock = {Req[3], Req[4], Req[5]};
   L.Grid = Tuned ? Grid : L.RequestedGrid;
   L.Block = Tuned ? Block : L.RequestedBlock;
+  int64_t Shared = 0;
+  if (E.Spec->Shared &&
+      dynamicSharedBytes(*E.Spec, Data, E.Spec->Data.size(), L.Block,
+                         Shared) == EvalStatus::Ok &&
+      Shared >= 0) {
+    L.HaveShared = true;
+    L.Shared = uint64_t(Shared);
+  }
   L.Source = R.Source;
   const bool Modelled = R.Source == DecisionSource::Model ||
                         R.Source == DecisionSource::Cache ||
@@ -1164,7 +1237,7 @@ klaraptor_status Runtime::setDeviceOverride(const klaraptor_device_info *Info) {
   Kernels.forEach([](KernelEntry &E) {
     std::lock_guard<std::mutex> G(E.DecideMutex);
     E.Hist.clear();
-    E.MaxThreads.clear();
+    E.Limits.clear();
   });
   return KLARAPTOR_OK;
 }

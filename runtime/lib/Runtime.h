@@ -140,6 +140,7 @@ private:
                       const klaraptor_device_info *Dev,
                       std::vector<const char *> &Names,
                       std::vector<klaraptor_candidate> &Out,
+                      std::vector<uint64_t> &Shared,
                       klaraptor_profile_launch &L);
   /// The decision for a new key; with \p Ranking, a fresh model decision
   /// also gives the model's best shapes (its choice first, then by
@@ -155,7 +156,14 @@ private:
   /// until the after-launch hook; once every trial was launched, the
   /// fastest (finishRefinement).
   klaraptor_status refineLaunch(KernelEntry &E, Refinement &R,
+                                const int64_t *Data,
                                 klaraptor_launch_info *Info);
+  /// Whether the launch's dynamic shared memory is what the pragma's
+  /// shared(...) gives the program's own block (0 without the clause); if
+  /// not, warns once per kernel: no other shape can be given the memory it
+  /// needs.
+  bool sharedMatches(KernelEntry &E, const int64_t *Data,
+                     const klaraptor_launch_info *Info);
   /// Reads the trials' times, keeps the fastest, replaces the decision in
   /// the history, persists and logs it. R.M is held.
   void finishRefinement(KernelEntry &E, Refinement &R);

@@ -28,6 +28,31 @@ using klaraptor::Runtime;
 #define KLARAPTOR_STR2(X) #X
 #define KLARAPTOR_STR(X) KLARAPTOR_STR2(X)
 
+namespace {
+/// The admissible candidates of \p kernel for \p args: the first
+/// \p capacity go to \p Put(index, candidate), the total to *count.
+template <typename PutFn>
+klaraptor_status writeCandidates(const char *kernel, void *const *args,
+                                 bool HaveOut, uint32_t capacity,
+                                 uint32_t *count, PutFn Put) {
+  try {
+    if (!count || (capacity && !HaveOut))
+      return KLARAPTOR_ERR_BAD_ARGUMENT;
+    std::vector<klaraptor::Candidate> Cands;
+    klaraptor_status S = Runtime::global().candidates(kernel, args, Cands);
+    *count = 0;
+    if (S != KLARAPTOR_OK)
+      return S;
+    for (size_t I = 0; I < Cands.size() && I < capacity; ++I)
+      Put(I, Cands[I]);
+    *count = uint32_t(Cands.size());
+    return KLARAPTOR_OK;
+  } catch (...) {
+    return KLARAPTOR_ERR_BAD_ARGUMENT;
+  }
+}
+} // namespace
+
 extern "C" {
 
 klaraptor_status __klaraptor_rt_register_kernel(const klaraptor_kernel_desc *k) {
@@ -88,30 +113,31 @@ void klaraptor_clear_history(void) {
   }
 }
 
+
 klaraptor_status klaraptor_candidates(const char *kernel, void *const *args,
                                       klaraptor_candidate *out,
                                       uint32_t capacity, uint32_t *count) {
-  try {
-    if (!count || (capacity && !out))
-      return KLARAPTOR_ERR_BAD_ARGUMENT;
-    std::vector<klaraptor::Candidate> Cands;
-    klaraptor_status S = Runtime::global().candidates(kernel, args, Cands);
-    *count = 0;
-    if (S != KLARAPTOR_OK)
-      return S;
-    for (size_t I = 0; I < Cands.size() && I < capacity; ++I) {
-      std::memset(&out[I], 0, sizeof(out[I]));
-      out[I].size = sizeof(out[I]);
-      for (int D = 0; D < 3; ++D) {
-        out[I].block[D] = Cands[I].Block[D];
-        out[I].grid[D] = Cands[I].Grid[D];
-      }
-    }
-    *count = uint32_t(Cands.size());
-    return KLARAPTOR_OK;
-  } catch (...) {
-    return KLARAPTOR_ERR_BAD_ARGUMENT;
-  }
+  return writeCandidates(
+      kernel, args, out != nullptr, capacity, count,
+      [&](size_t I, const klaraptor::Candidate &C) {
+        std::memset(&out[I], 0, sizeof(out[I]));
+        out[I].size = sizeof(out[I]);
+        for (int D = 0; D < 3; ++D) {
+          out[I].block[D] = C.Block[D];
+          out[I].grid[D] = C.Grid[D];
+        }
+      });
+}
+
+klaraptor_status klaraptor_candidates_shared_mem(const char *kernel,
+                                                 void *const *args,
+                                                 uint64_t *out,
+                                                 uint32_t capacity,
+                                                 uint32_t *count) {
+  return writeCandidates(kernel, args, out != nullptr, capacity, count,
+                         [&](size_t I, const klaraptor::Candidate &C) {
+                           out[I] = C.Shared;
+                         });
 }
 
 const char *klaraptor_version(void) {

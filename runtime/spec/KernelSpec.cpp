@@ -221,6 +221,8 @@ std::string printKernelSpec(const KernelSpec &S) {
     Out += "\nwhere " + printExpr(*W, S);
   for (int D = 0; D < 3; ++D)
     Out += "\ngrid " + (S.Grid[D] ? printExpr(*S.Grid[D], S) : "1");
+  if (S.Shared)
+    Out += "\nshared " + printExpr(*S.Shared, S);
   Out += "\ncandidates ";
   switch (S.Candidates.K) {
   case CandidateSet::Kind::Pow2:
@@ -623,7 +625,7 @@ std::optional<KernelSpec> parseKernelSpec(const std::string &Text,
       }
       if (S.numFreeDims() == 0)
         return Fail("'block' needs at least one of bx, by, bz");
-    } else if (Key == "where" || Key == "grid") {
+    } else if (Key == "where" || Key == "grid" || Key == "shared") {
       if (!SawBlock)
         return Fail("'" + Key + "' before 'block'");
       std::string Err;
@@ -632,6 +634,10 @@ std::optional<KernelSpec> parseKernelSpec(const std::string &Text,
         return Fail(Err);
       if (Key == "where") {
         S.Where.push_back(std::move(E));
+      } else if (Key == "shared") {
+        if (S.Shared)
+          return Fail("'shared' given twice");
+        S.Shared = std::move(E);
       } else {
         if (GridCount == 3)
           return Fail("more than three 'grid' lines");

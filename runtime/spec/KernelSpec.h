@@ -3,7 +3,8 @@
 /// \file
 /// A KernelSpec is what one `#pragma klaraptor` says about one kernel: its data
 /// parameters (integer expressions over kernel parameters), its free block
-/// dimensions, its where-constraints, its grid formula and its candidate set.
+/// dimensions, its where-constraints, its grid formula, its dynamic shared
+/// memory and its candidate set.
 ///
 /// The frontend plugin (pragmas/) builds a KernelSpec from the pragma's tokens
 /// and writes it into the IR as the text of an `annotate` attribute on the
@@ -105,6 +106,10 @@ struct KernelSpec {
   std::array<bool, 3> FreeDims = {false, false, false}; ///< bx, by, bz
   std::vector<std::unique_ptr<Expr>> Where;
   std::array<std::unique_ptr<Expr>, 3> Grid; ///< Over Data/BlockDim leaves.
+  /// The launch's dynamic shared memory in bytes, over Data/BlockDim leaves
+  /// (the pragma's shared(...) clause); null when the pragma has none, which
+  /// means 0 bytes.
+  std::unique_ptr<Expr> Shared;
   CandidateSet Candidates;
 
   unsigned numFreeDims() const;

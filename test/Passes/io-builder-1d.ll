@@ -90,6 +90,10 @@
 ; CHECK-NEXT:    %launch.block.y = select i1 %klaraptor.ok, i32 %new.block.y, i32 %block.y
 ; CHECK-NEXT:    %new.block.z = load i32, ptr %info.block.z, align 4
 ; CHECK-NEXT:    %launch.block.z = select i1 %klaraptor.ok, i32 %new.block.z, i32 [[BZ]]
+; The dynamic shared memory too: the pragma's shared(...) gives each shape
+; its own.
+; CHECK-NEXT:    %new.shared_mem = load i64, ptr %info.shared_mem, align 8
+; CHECK-NEXT:    %launch.shared_mem = select i1 %klaraptor.ok, i64 %new.shared_mem, i64 [[SHMEM]]
 ; CHECK-NEXT:    [[X:%[0-9]+]] = zext i32 %launch.grid.x to i64
 ; CHECK-NEXT:    [[Y:%[0-9]+]] = zext i32 %launch.grid.y to i64
 ; CHECK-NEXT:    [[YS:%[0-9]+]] = shl i64 [[Y]], 32
@@ -98,7 +102,7 @@
 ; CHECK-NEXT:    [[Y:%[0-9]+]] = zext i32 %launch.block.y to i64
 ; CHECK-NEXT:    [[YS:%[0-9]+]] = shl i64 [[Y]], 32
 ; CHECK-NEXT:    %block.xy = or i64 [[YS]], [[X]]
-; CHECK-NEXT:    [[RC:%[0-9]+]] = call noundef i32 @cudaLaunchKernel(ptr noundef @_Z20__device_stub__saxpyPfPKffi, i64 %grid.xy, i32 %launch.grid.z, i64 %block.xy, i32 %launch.block.z, ptr noundef [[ARGS]], i64 noundef [[SHMEM]], ptr noundef [[STREAM]]), !klaraptor.instrumented
+; CHECK-NEXT:    [[RC:%[0-9]+]] = call noundef i32 @cudaLaunchKernel(ptr noundef @_Z20__device_stub__saxpyPfPKffi, i64 %grid.xy, i32 %launch.grid.z, i64 %block.xy, i32 %launch.block.z, ptr noundef [[ARGS]], i64 noundef %launch.shared_mem, ptr noundef [[STREAM]]), !klaraptor.instrumented
 ; The after-launch hook, with the same info and the launch's result.
 ; CHECK-NEXT:    call void @__klaraptor_rt_launched(ptr %klaraptor.info, i32 [[RC]])
 

@@ -58,7 +58,10 @@
 ; CHECK-NEXT:    %launch.block.y = select i1 %klaraptor.ok, i32 %new.block.y, i32 1
 ; CHECK-NEXT:    %new.block.z = load i32, ptr %info.block.z, align 4
 ; CHECK-NEXT:    %launch.block.z = select i1 %klaraptor.ok, i32 %new.block.z, i32 1
-; CHECK-NEXT:    call i32 @cuLaunchKernel(ptr noundef [[F]], i32 noundef %launch.grid.x, i32 noundef %launch.grid.y, i32 noundef %launch.grid.z, i32 noundef %launch.block.x, i32 noundef %launch.block.y, i32 noundef %launch.block.z, i32 noundef 256, ptr noundef [[STREAM]], ptr noundef [[PARAMS]], ptr noundef null), !klaraptor.instrumented
+; CHECK-NEXT:    %new.shared_mem = load i64, ptr %info.shared_mem, align 8
+; CHECK-NEXT:    %launch.shared_mem = select i1 %klaraptor.ok, i64 %new.shared_mem, i64 256
+; CHECK-NEXT:    %launch.shared_mem.u32 = trunc i64 %launch.shared_mem to i32
+; CHECK-NEXT:    call i32 @cuLaunchKernel(ptr noundef [[F]], i32 noundef %launch.grid.x, i32 noundef %launch.grid.y, i32 noundef %launch.grid.z, i32 noundef %launch.block.x, i32 noundef %launch.block.y, i32 noundef %launch.block.z, i32 noundef %launch.shared_mem.u32, ptr noundef [[STREAM]], ptr noundef [[PARAMS]], ptr noundef null), !klaraptor.instrumented
 ; CHECK: declare i32 @__klaraptor_rt_launch_cufunction(ptr, ptr)
 
 ; ModuleID = 'Inputs/driver.cpp'

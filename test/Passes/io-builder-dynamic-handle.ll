@@ -40,14 +40,14 @@
 ; CHECK:         store ptr [[STREAM]], ptr %info.stream, align 8
 ; CHECK-NEXT:    %klaraptor.status = call i32 @__klaraptor_rt_launch_handle(ptr [[H]], ptr %klaraptor.info)
 ; CHECK-NEXT:    %klaraptor.ok = icmp eq i32 %klaraptor.status, 0
-; CHECK:         call i32 @cudaLaunchKernel(ptr noundef [[H]], i64 %grid.xy, i32 %launch.grid.z, i64 %block.xy, i32 %launch.block.z, ptr noundef [[ARGS]], i64 noundef [[SHMEM]], ptr noundef [[STREAM]]), !klaraptor.instrumented
+; CHECK:         call i32 @cudaLaunchKernel(ptr noundef [[H]], i64 %grid.xy, i32 %launch.grid.z, i64 %block.xy, i32 %launch.block.z, ptr noundef [[ARGS]], i64 noundef %launch.shared_mem, ptr noundef [[STREAM]]), !klaraptor.instrumented
 
 ; The C entry point with a kernel pointer from the caller.
 ; CHECK-LABEL: define dso_local void @_Z10viaPointerPKvPPvP11CUstream_st(
 ; CHECK-NEXT:    %klaraptor.info = alloca %klaraptor.launch_info, align 8
 ; CHECK:         [[H:%[0-9]+]] = load ptr, ptr
 ; CHECK:         %klaraptor.status = call i32 @__klaraptor_rt_launch_handle(ptr [[H]], ptr %klaraptor.info)
-; CHECK:         call i32 @cudaLaunchKernel(ptr noundef [[H]], i64 %grid.xy, i32 %launch.grid.z, i64 %block.xy, i32 %launch.block.z, ptr noundef %{{[0-9]+}}, i64 noundef 128, ptr noundef %{{[0-9]+}}), !klaraptor.instrumented
+; CHECK:         call i32 @cudaLaunchKernel(ptr noundef [[H]], i64 %grid.xy, i32 %launch.grid.z, i64 %block.xy, i32 %launch.block.z, ptr noundef %{{[0-9]+}}, i64 noundef %launch.shared_mem{{[0-9]*}}, ptr noundef %{{[0-9]+}}), !klaraptor.instrumented
 
 ; CHECK: declare i32 @__klaraptor_rt_launch_handle(ptr, ptr)
 ; CHECK-NOT: declare i32 @__klaraptor_rt_launch(ptr, ptr)

@@ -30,6 +30,13 @@ __global__ void stencil(double *u, int64_t nx, uint64_t ny, long nz,
                         short small, unsigned char byte) {}
 // CHECK-DAG: c"klaraptor v1\0Akernel stencil\0Aloc {{.*}}annotation-ir.cu:[[#@LINE-6]]:9\0Aparam 1 nx i64\0Aparam 2 ny u64\0Aparam 3 nz i64\0Aparam 4 small i16\0Aparam 5 byte u8\0Adata E ($1 * $2)\0Adata Z (($3 + 16) - 16)\0Adata S $4\0Adata B $5\0Ablock bx by bz\0Awhere (bz <= 64)\0Awhere (((bx * by) * bz) >= 64)\0Agrid ceildiv(E, (bx * by))\0Agrid max(1, min((Z / bz), 65535))\0Agrid (((S + B) % 3) + 1)\0Acandidates list 8x8x4 16x4x2\0A\00"
 
+// Dynamic shared memory that depends on the block and the data: a line of
+// its own after the grid.
+#pragma klaraptor data(N = n) block(bx, by) grid(ceildiv(N, bx), 1) \
+    shared(4 * (bx + 2) * (by + 2) + min(N, 64))
+__global__ void tiled(float *u, int n) {}
+// CHECK-DAG: c"klaraptor v1\0Akernel tiled\0Aloc {{.*}}annotation-ir.cu:[[#@LINE-3]]:9\0Aparam 1 n i32\0Adata N $1\0Ablock bx by\0Agrid ceildiv(N, bx)\0Agrid 1\0Agrid 1\0Ashared (((4 * (bx + 2)) * (by + 2)) + min(N, 64))\0Acandidates pow2\0A\00"
+
 // The warp candidate set; a free dimension other than bx; C precedence and
 // unary operators.
 #pragma klaraptor data(N = n) block(by) candidates(warp) \
@@ -100,7 +107,7 @@ __global__ void literals(int n) {}
 // A kernel without a pragma gets no annotation: 13 annotated kernels of 14.
 __global__ void plain(int n) {}
 
-// CHECK: @llvm.global.annotations = appending global [13 x { ptr, ptr, ptr, i32, ptr }]
+// CHECK: @llvm.global.annotations = appending global [14 x { ptr, ptr, ptr, i32, ptr }]
 // CHECK-SAME: { ptr @_Z20__device_stub__saxpyPfPKffi, ptr @[[SAXPY]],
 // CHECK-SAME: { ptr @_Z23__device_stub__declaredi,
 // CHECK-SAME: { ptr @_ZN2ns2v120__device_stub__scaleEi,

@@ -75,3 +75,9 @@ __global__ void k14(size_t n, const index_t m, const short s, char c) {}
 // expected-error@+1 {{unknown kernel parameter 'n' in 'data(...)'}}
 #pragma klaraptor data(N = n) block(bx) grid(N)
 __global__ void k15(int) {}
+
+// shared(...) sees data parameters and bx, by, bz, as grid(...) does.
+// expected-error@+2 {{unknown name 'T' in 'shared(...)'; expected a data parameter or 'bx', 'by', 'bz'}}
+// expected-error@+1 {{kernel parameter 'n' cannot be used in 'shared(...)'; give it a name in 'data(...)'}}
+#pragma klaraptor data(N = n) block(bx) grid(N) shared(T * bx + n)
+__global__ void k8(int n) {}

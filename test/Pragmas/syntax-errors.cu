@@ -46,7 +46,7 @@ __global__ void k8(int n) {}
 #pragma klaraptor data(N = n) block(bx) grid(N) junk
 __global__ void k9(int n) {}
 
-// expected-error@+1 {{'#pragma klaraptor' expects a clause: 'data', 'block', 'where', 'grid' or 'candidates'}}
+// expected-error@+1 {{'#pragma klaraptor' expects a clause: 'data', 'block', 'where', 'grid', 'candidates' or 'shared'}}
 #pragma klaraptor data(N = n) block(bx) grid(N))
 __global__ void k10(int n) {}
 
@@ -237,3 +237,22 @@ __global__ void k46(int n) {}
 __global__ void k47(int n) {}
 #pragma klaraptor data(N = n) block(bx) grid(N)
 __global__ void k48(int n) {}
+
+// The shared clause: one expression.
+// expected-error@+1 {{expected an expression}}
+#pragma klaraptor data(N = n) block(bx) grid(N) shared()
+__global__ void k49(int n) {}
+
+// expected-error@+1 {{'shared(...)' takes one expression: the launch's dynamic shared memory in bytes}}
+#pragma klaraptor data(N = n) block(bx) grid(N) shared(4 * bx, 16)
+__global__ void k50(int n) {}
+
+// expected-error@+2 {{'#pragma klaraptor' has more than one 'shared(...)' clause}}
+// expected-note@+1 {{previous 'shared(...)' clause is here}}
+#pragma klaraptor data(N = n) block(bx) shared(4 * bx) grid(N) shared(8 * bx)
+__global__ void k51(int n) {}
+
+// expected-error@+2 {{expected ')'}}
+// expected-note@+1 {{to match this '('}}
+#pragma klaraptor data(N = n) block(bx) grid(N) shared(4 * bx
+__global__ void k52(int n) {}

@@ -18,6 +18,12 @@ __global__ void k4(int n) {}
 #pragma klaraptor candidates(64, 128) data(N = n) where(bx >= 64) block(bx) grid(N)
 __global__ void k5(int n) {}
 
+// The dynamic shared memory, anywhere among the clauses.
+#pragma klaraptor data(N = n) block(bx) shared(4 * bx + 16) grid(ceildiv(N, bx))
+__global__ void k5s(int n) {}
+#pragma klaraptor shared(1024) data(N = n) block(bx) grid(ceildiv(N, bx))
+__global__ void k5t(int n) {}
+
 // Data parameters over several kernel parameters.
 #pragma klaraptor data(R = rows, C = cols, E = rows * cols) \
                   block(bx, by) \

@@ -143,6 +143,36 @@ TEST(CApi, Candidates) {
   ASSERT_EQ(klaraptor_rt_internal_set_device_limits(nullptr), KLARAPTOR_OK);
 }
 
+// klaraptor_candidates_shared_mem: each candidate's dynamic shared memory,
+// in klaraptor_candidates' order.
+TEST(CApi, CandidatesSharedMemory) {
+  static TestKernel K(oneDimSpec("capi_shared", "shared ((8 * bx) + N)\n"),
+                      "capi_shared");
+  ASSERT_EQ(__klaraptor_rt_register_kernel(&K.Desc), KLARAPTOR_OK);
+  klaraptor_device_info D = h100();
+  ASSERT_EQ(klaraptor_rt_internal_set_device_limits(&D), KLARAPTOR_OK);
+  int64_t N = 1000;
+  void *Args[] = {&N};
+  uint32_t Count = 0, SharedCount = 0;
+  ASSERT_EQ(klaraptor_candidates("capi_shared", Args, nullptr, 0, &Count),
+            KLARAPTOR_OK);
+  std::vector<klaraptor_candidate> C(Count);
+  std::vector<uint64_t> Bytes(Count);
+  ASSERT_EQ(klaraptor_candidates("capi_shared", Args, C.data(), Count, &Count),
+            KLARAPTOR_OK);
+  ASSERT_EQ(klaraptor_candidates_shared_mem("capi_shared", Args, Bytes.data(),
+                                            Count, &SharedCount),
+            KLARAPTOR_OK);
+  ASSERT_EQ(SharedCount, Count);
+  ASSERT_EQ(Count, 6u);
+  for (uint32_t I = 0; I < Count; ++I)
+    EXPECT_EQ(Bytes[I], 8u * C[I].block[0] + 1000u);
+  EXPECT_EQ(klaraptor_candidates_shared_mem("capi_shared", Args, nullptr, 1,
+                                            &SharedCount),
+            KLARAPTOR_ERR_BAD_ARGUMENT);
+  ASSERT_EQ(klaraptor_rt_internal_set_device_limits(nullptr), KLARAPTOR_OK);
+}
+
 // docs/runtime-abi.md gives these x86-64 layouts; the IO-builder pass emits
 // descriptors and launch infos with them.
 TEST(CApi, StructureLayouts) {

@@ -43,6 +43,10 @@ TEST(Candidates, LimitsComeFromTheDeviceAndTheKernel) {
   EXPECT_EQ(L.WarpSize, 32u);
   EXPECT_EQ(h100Limits(384).MaxThreads, 384u);
   EXPECT_EQ(h100Limits(4096).MaxThreads, 1024u);
+  // Dynamic shared memory: the kernel's limit when known, else the
+  // device's per block.
+  EXPECT_EQ(L.MaxDynamicShared, h100().shared_mem_per_block);
+  EXPECT_EQ(LaunchLimits::from(h100(), 0, 232448).MaxDynamicShared, 232448u);
 }
 
 TEST(Candidates, Pow2OneFreeDimension) {
@@ -244,4 +248,45 @@ TEST(Candidates, GridEvaluationErrorMakesTheCandidateInadmissible) {
   ASSERT_EQ(C.size(), 5u);
   EXPECT_EQ(C[0].Grid[0], 31u);
   EXPECT_EQ(C[4].Grid[0], 1u);
+}
+
+TEST(Candidates, SharedMemoryFollowsThePragmaAndTheKernelLimit) {
+  // 4 bytes per thread plus a 64-byte header; the kernel may have 2 KiB.
+  KernelSpec S = spec("bx", "grid ceildiv(N, bx)\nshared ((4 * bx) + 64)\n");
+  int64_t N = 100000;
+  RejectCounts R;
+  auto C = CandidateEnumerator(S, LaunchLimits::from(h100(), 0, 2048))
+               .admissible(&N, 1, &R);
+  // 32 .. 1024 threads: 192, 320, 576, 1088, 2112 (too much), 4160 (too much).
+  ASSERT_EQ(C.size(), 4u);
+  EXPECT_EQ(R.SharedOutOfRange, 2u);
+  EXPECT_EQ(C[0].Block[0], 32u);
+  EXPECT_EQ(C[0].Shared, 192u);
+  EXPECT_EQ(C[3].Block[0], 256u);
+  EXPECT_EQ(C[3].Shared, 1088u);
+  int64_t Bytes = 0;
+  EXPECT_EQ(dynamicSharedBytes(S, &N, 1, Dim3{512, 1, 1}, Bytes),
+            EvalStatus::Ok);
+  EXPECT_EQ(Bytes, 2112);
+  // Without the clause every candidate has none.
+  KernelSpec Plain = spec("bx", "grid ceildiv(N, bx)\n");
+  for (const Candidate &P :
+       CandidateEnumerator(Plain, h100Limits()).admissible(&N, 1))
+    EXPECT_EQ(P.Shared, 0u);
+  EXPECT_EQ(dynamicSharedBytes(Plain, &N, 1, Dim3{512, 1, 1}, Bytes),
+            EvalStatus::Ok);
+  EXPECT_EQ(Bytes, 0);
+}
+
+TEST(Candidates, SharedErrorsAndNegativeBytesAreInadmissible) {
+  KernelSpec S = spec("bx", "grid ceildiv(N, bx)\nshared (N / (bx - 64))\n");
+  int64_t N = 1000;
+  RejectCounts R;
+  auto C = CandidateEnumerator(S, h100Limits()).admissible(&N, 1, &R);
+  // bx = 64 divides by zero; bx = 32 gives -31 bytes.
+  EXPECT_EQ(R.SharedError, 1u);
+  EXPECT_EQ(R.SharedOutOfRange, 1u);
+  ASSERT_EQ(C.size(), 4u);
+  EXPECT_EQ(C[0].Block[0], 128u);
+  EXPECT_EQ(C[0].Shared, 15u);
 }

@@ -145,12 +145,15 @@ int fakeFuncAttrs(void *A, const void *) {
   cudaFuncAttributes Attr;
   std::memset(&Attr, 0, sizeof(Attr));
   Attr.maxThreadsPerBlock = Fake.FuncMaxThreads;
+  Attr.maxDynamicSharedSizeBytes = 48128;
   std::memcpy(A, &Attr, sizeof(Attr));
   return 0;
 }
 
 int fakeCuFuncAttr(int *V, int Attr, void *) {
-  *V = Attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 640 : 0;
+  *V = Attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK            ? 640
+       : Attr == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES ? 100000
+                                                                 : 0;
   return 0;
 }
 
@@ -309,25 +312,28 @@ TEST_F(DeviceQueryTest, NoDevice) {
             std::string::npos);
 }
 
-TEST_F(DeviceQueryTest, KernelThreadLimit) {
+TEST_F(DeviceQueryTest, KernelLimits) {
   CudaApi A = runtimeApi();
   DeviceQuery Q(A);
   char Stub;
-  EXPECT_EQ(Q.kernelMaxThreads(&Stub, nullptr, 0), 384);
+  EXPECT_EQ(Q.kernelLimits(&Stub, nullptr, 0).MaxThreads, 384);
+  EXPECT_EQ(Q.kernelLimits(&Stub, nullptr, 0).MaxDynamicShared, 48128);
   // A failing query is 0 and its error is cleared.
   Fake.FuncError = 98;
-  EXPECT_EQ(Q.kernelMaxThreads(&Stub, nullptr, 0), 0);
+  EXPECT_EQ(Q.kernelLimits(&Stub, nullptr, 0).MaxThreads, 0);
+  EXPECT_EQ(Q.kernelLimits(&Stub, nullptr, 0).MaxDynamicShared, 0);
   EXPECT_EQ(Fake.LastError, 0);
   // While the program has an error pending the runtime asks nothing.
   Fake.PendingError = 700;
   int Calls = Fake.FuncCalls;
-  EXPECT_EQ(Q.kernelMaxThreads(&Stub, nullptr, 0), 0);
+  EXPECT_EQ(Q.kernelLimits(&Stub, nullptr, 0).MaxThreads, 0);
   EXPECT_EQ(Fake.FuncCalls, Calls);
   // A CUfunction is asked through the driver.
   A.FuncGetAttribute = fakeCuFuncAttr;
   DeviceQuery Drv(A);
   int F;
-  EXPECT_EQ(Drv.kernelMaxThreads(&Stub, &F, 0), 640);
+  EXPECT_EQ(Drv.kernelLimits(&Stub, &F, 0).MaxThreads, 640);
+  EXPECT_EQ(Drv.kernelLimits(&Stub, &F, 0).MaxDynamicShared, 100000);
 }
 
 TEST_F(DeviceQueryTest, OverrideReplacesTheDevice) {
@@ -343,9 +349,9 @@ TEST_F(DeviceQueryTest, OverrideReplacesTheDevice) {
   EXPECT_STREQ(I->name, "test H100");
   EXPECT_EQ(Fake.PropsCalls, 0);
   char Stub;
-  EXPECT_EQ(Q.kernelMaxThreads(&Stub, nullptr, 3), 0);
+  EXPECT_EQ(Q.kernelLimits(&Stub, nullptr, 3).MaxThreads, 0);
   Q.setKernelMaxThreadsOverride(&Stub, 128);
-  EXPECT_EQ(Q.kernelMaxThreads(&Stub, nullptr, 3), 128);
+  EXPECT_EQ(Q.kernelLimits(&Stub, nullptr, 3).MaxThreads, 128);
   ASSERT_TRUE(Q.setOverride(nullptr));
   EXPECT_EQ(Q.currentDevice(), 0);
 }

@@ -822,3 +822,79 @@ TEST_F(RuntimeTest, DebugLevelShowsEveryPrediction) {
   EXPECT_EQ(Diags->count("debug: kernel 'saxpy' (N=1000): block "), 6u);
   EXPECT_EQ(Diags->count("block 64x1x1 grid 16x1x1: predicted 65"), 1u);
 }
+
+// The pragma's shared(...) gives every shape its dynamic shared memory: the
+// chosen launch gets the bytes for its block, and a repeat (from the
+// history and from the thread's cache) gets them again.
+TEST_F(RuntimeTest, SharedMemoryFollowsTheChosenBlock) {
+  TestKernel K(oneDimSpec("red", "shared (4 * bx)\n"), "red");
+  TestModel M(closestTo(512));
+  R->registerModel("red", &M.Model);
+  for (int Repeat = 0; Repeat < 3; ++Repeat) {
+    Launch L({100000}, {782, 1, 1}, {128, 1, 1});
+    L.Info.shared_mem = 512;
+    EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_OK);
+    EXPECT_EQ(L.block(), (Dim3{512, 1, 1}));
+    EXPECT_EQ(L.grid(), (Dim3{196, 1, 1}));
+    EXPECT_EQ(L.Info.shared_mem, 2048u) << "repeat " << Repeat;
+  }
+  EXPECT_TRUE(Diags->lines().empty()) << Diags->all();
+}
+
+// Shapes whose shared memory exceeds what the kernel may have are not
+// candidates (the device's 48 KiB per block here).
+TEST_F(RuntimeTest, SharedMemoryAboveTheLimitIsNotACandidate) {
+  TestKernel K(oneDimSpec("big", "shared (96 * bx)\n"), "big");
+  std::vector<uint32_t> Seen;
+  TestModel M([&](const int64_t *, uint32_t, const klaraptor_candidate &C) {
+    Seen.push_back(C.block[0]);
+    return 1000.0 / C.block[0];
+  });
+  R->registerModel("big", &M.Model);
+  Launch L({100000}, {782, 1, 1}, {128, 1, 1});
+  L.Info.shared_mem = 96 * 128;
+  EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_OK);
+  // 96 x 512 = 49152 fits; 96 x 1024 does not.
+  EXPECT_EQ(Seen, (std::vector<uint32_t>{32, 64, 128, 256, 512}));
+  EXPECT_EQ(L.block(), (Dim3{512, 1, 1}));
+  EXPECT_EQ(L.Info.shared_mem, 49152u);
+}
+
+// A launch with dynamic shared memory that the pragma does not describe
+// (no shared(...), or one that gives other bytes for the program's own
+// block) keeps its configuration: another block could not be given the
+// memory it needs. One warning per kernel.
+TEST_F(RuntimeTest, SharedMemoryThePragmaDoesNotDescribeKeepsTheLaunch) {
+  TestKernel Plain(oneDimSpec("plain"), "plain");
+  TestKernel Wrong(oneDimSpec("wrong", "shared (8 * bx)\n"), "wrong");
+  TestModel M(closestTo(512));
+  R->registerModel("plain", &M.Model);
+  R->registerModel("wrong", &M.Model);
+  for (int Repeat = 0; Repeat < 2; ++Repeat) {
+    Launch L({100000}, {782, 1, 1}, {128, 1, 1});
+    L.Info.shared_mem = 512;
+    EXPECT_EQ(R->launch(&Plain.Desc, &L.Info), KLARAPTOR_UNCHANGED);
+    Launch W({100000}, {782, 1, 1}, {128, 1, 1});
+    W.Info.shared_mem = 512;
+    EXPECT_EQ(R->launch(&Wrong.Desc, &W.Info), KLARAPTOR_UNCHANGED);
+    EXPECT_EQ(W.Info.shared_mem, 512u);
+  }
+  EXPECT_EQ(M.Calls.load(), 0u);
+  EXPECT_EQ(Diags->count("kernel 'plain': the launch asks for 512 bytes of "
+                         "dynamic shared memory with block 128x1x1 at "
+                         "N=100000, and its pragma at test.cu:1:1 has no "
+                         "shared(...) clause"),
+            1u)
+      << Diags->all();
+  EXPECT_EQ(Diags->count("kernel 'wrong': the launch asks for 512 bytes of "
+                         "dynamic shared memory with block 128x1x1 at "
+                         "N=100000; the pragma's shared(...) at test.cu:1:1 "
+                         "gives 1024 bytes for that block"),
+            1u)
+      << Diags->all();
+  // Without dynamic shared memory the plain kernel is tuned as before.
+  Launch L({100000}, {782, 1, 1}, {128, 1, 1});
+  EXPECT_EQ(R->launch(&Plain.Desc, &L.Info), KLARAPTOR_OK);
+  EXPECT_EQ(L.block(), (Dim3{512, 1, 1}));
+  EXPECT_EQ(L.Info.shared_mem, 0u);
+}

@@ -104,6 +104,9 @@ TEST(SpecPrinter, ParsingPrintedTextGivesTheSameText) {
       "klaraptor v1\nkernel t\nloc t.cu:3:1\ndata N 1000\nblock bx by bz\n"
       "grid max(1, min(N, 7, 9))\ngrid (-(N % 3))\ngrid (!(N == 2))\n"
       "candidates list 32x1x1 64x2x1 8x8x8\n",
+      "klaraptor v1\nkernel r\nloc r.cu:2:9\nparam 2 n i32\ndata N $2\n"
+      "block bx\ngrid ceildiv(N, bx)\ngrid 1\ngrid 1\nshared ((4 * bx) + "
+      "min(N, 16))\ncandidates pow2\n",
   };
   for (const char *T : Texts) {
     KernelSpec S = parseOrDie(T);
@@ -204,6 +207,27 @@ TEST(SpecParser, ErrorMessagesNameTheLine) {
   EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\ngrid 1\n"
                        "candidates best\n"),
             "spec line 6: unknown candidate set 'best'");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nshared 4\n"),
+            "spec line 4: 'shared' before 'block'");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\ndata N 1\nblock bx\ngrid 1\n"
+                       "shared (4 * bx)\nshared 16\n"),
+            "spec line 7: 'shared' given twice");
+}
+
+TEST(SpecParser, SharedIsOptional) {
+  KernelSpec Without = parseOrDie(Saxpy);
+  EXPECT_EQ(Without.Shared, nullptr);
+  KernelSpec With = parseOrDie("klaraptor v1\nkernel k\ndata N 1000\n"
+                               "block bx by\ngrid 1\nshared ((bx * by) * 8)\n");
+  ASSERT_NE(With.Shared, nullptr);
+  EvalEnv Env;
+  int64_t N = 1000;
+  Env.Data = &N;
+  Env.NumData = 1;
+  Env.Block = {32, 4, 1};
+  int64_t V = 0;
+  ASSERT_EQ(evaluate(*With.Shared, Env, V), EvalStatus::Ok);
+  EXPECT_EQ(V, 1024);
 }
 
 TEST(SpecParser, ExpressionErrorsGiveColumnsOfTheLine) {

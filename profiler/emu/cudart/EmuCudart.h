@@ -45,6 +45,10 @@ int klaraptor_emu_last_launch_estimate(double *ns);
  * blocks, traced), no metrics; the records carry no counts. Without it each
  * shape runs the whole grid with metrics and the estimate. */
 #define KLARAPTOR_EMU_SWEEP_ESTIMATE_ONLY 1
+/** klaraptor_emu_sweep flag: `shapes` holds septuples, each sextuple
+ * followed by the shape's dynamic shared memory in bytes (the pragma's
+ * shared(...)); `shared_bytes` is then not used. */
+#define KLARAPTOR_EMU_SWEEP_SHARED_PER_SHAPE 2
 
 /** Called once per shape of a sweep: `record` is the shape's
  * `const klaraptor::profiler::LaunchRecord *`, or NULL when the shape failed;
@@ -55,11 +59,13 @@ typedef void (*klaraptor_emu_sweep_fn)(void *ctx, uint32_t index,
                                        const char *message);
 
 /** Runs the kernel `function` (a host stub or a CUfunction) once per shape:
- * `shapes` holds `count` sextuples grid x,y,z, block x,y,z. Each runs on the
+ * `shapes` holds `count` sextuples grid x,y,z, block x,y,z (septuples with
+ * KLARAPTOR_EMU_SWEEP_SHARED_PER_SHAPE). Each runs on the
  * memory the program has now, which is restored after each shape and is
  * unchanged when the sweep returns. `args` and `shared_bytes` as for
  * cudaLaunchKernel. Returns 0 (failures of single shapes go to `fn`), or -1
- * with a message in `error` (capacity `error_size`) when nothing could run. */
+ * with a message in `error` (capacity `error_size`) when nothing could run
+ * (also for flags it does not know). */
 int klaraptor_emu_sweep(const void *function, void *const *args,
                         uint64_t shared_bytes, const uint32_t *shapes,
                         uint32_t count, int flags, klaraptor_emu_sweep_fn fn,

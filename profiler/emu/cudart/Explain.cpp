@@ -41,6 +41,9 @@ struct RtCandidate {
 };
 using CandidatesFn = int (*)(const char *, void *const *, RtCandidate *,
                              uint32_t, uint32_t *);
+/// klaraptor_candidates_shared_mem: each candidate's dynamic shared memory.
+using SharedFn = int (*)(const char *, void *const *, uint64_t *, uint32_t,
+                         uint32_t *);
 
 std::string fmt(const char *Format, ...) __attribute__((format(printf, 1, 2)));
 std::string fmt(const char *Format, ...) {
@@ -301,6 +304,22 @@ void Runtime::explainCandidates(const LaunchRequest &R, std::string &Out,
     Out += "  best shape: none (no admissible candidate)\n";
     return;
   }
+  // Each candidate's dynamic shared memory (the pragma's shared(...)); a
+  // runtime without the query gives every shape the launch's own.
+  static SharedFn Shared = reinterpret_cast<SharedFn>(
+      ::dlsym(RTLD_DEFAULT, "klaraptor_candidates_shared_mem"));
+  std::vector<uint64_t> Bytes(Cands.size(), R.DynamicShared);
+  uint32_t SharedCount = 0;
+  if (Shared &&
+      (Shared(F.Name.c_str(), R.Args, Bytes.data(), uint32_t(Bytes.size()),
+              &SharedCount) != 0 ||
+       SharedCount != Cands.size()))
+    Bytes.assign(Cands.size(), R.DynamicShared);
+  auto RequestOf = [&](size_t I) {
+    LaunchRequest C = R;
+    C.DynamicShared = size_t(Bytes[I]);
+    return C;
+  };
   // The estimates run kernels: one at a time, like every launch.
   std::lock_guard<std::mutex> L(LaunchMutex);
   SavedMemory Saved(*this, F, /*FollowWrites=*/true);
@@ -312,7 +331,7 @@ void Runtime::explainCandidates(const LaunchRequest &R, std::string &Out,
     emu::Dim3 B{Cands[I].Block[0], Cands[I].Block[1], Cands[I].Block[2]};
     timing::LaunchEstimate E;
     std::string Why;
-    bool Ok = estimateShape(F, R, G, B, 0, E, nullptr, Why);
+    bool Ok = estimateShape(F, RequestOf(I), G, B, 0, E, nullptr, Why);
     restoreMemory(Saved);
     if (!Ok) {
       ++Failed;
@@ -333,7 +352,7 @@ void Runtime::explainCandidates(const LaunchRequest &R, std::string &Out,
   timing::LaunchEstimate E;
   std::unique_ptr<timing::SmWorkload> W;
   std::string Why;
-  bool Ok = estimateShape(F, R, G, B, 3, E, &W, Why);
+  bool Ok = estimateShape(F, RequestOf(size_t(Best)), G, B, 3, E, &W, Why);
   restoreMemory(Saved);
   if (Ok) {
     Out += explainShape("best shape", F, E, W.get(), G, B);

@@ -38,15 +38,25 @@ int Runtime::sweep(const LaunchRequest &R, const uint32_t *Shapes,
     Error = "unknown kernel";
     return -1;
   }
+  if (Flags & ~(KLARAPTOR_EMU_SWEEP_ESTIMATE_ONLY |
+                KLARAPTOR_EMU_SWEEP_SHARED_PER_SHAPE)) {
+    Error = "unknown sweep flags " + std::to_string(Flags);
+    return -1;
+  }
   const bool Full = (Flags & KLARAPTOR_EMU_SWEEP_ESTIMATE_ONLY) == 0;
+  const bool PerShapeShared =
+      (Flags & KLARAPTOR_EMU_SWEEP_SHARED_PER_SHAPE) != 0;
+  const size_t Stride = PerShapeShared ? 7 : 6;
   std::lock_guard<std::mutex> L(LaunchMutex);
   SavedMemory Saved(*this, *R.F, /*FollowWrites=*/!Full);
   // Shape I's request; Why says why it is refused, or is empty.
   auto Request = [&](uint32_t I, std::string &Why) {
     LaunchRequest S = R;
-    const uint32_t *Shape = Shapes + 6 * size_t(I);
+    const uint32_t *Shape = Shapes + Stride * size_t(I);
     S.Grid = emu::Dim3{Shape[0], Shape[1], Shape[2]};
     S.Block = emu::Dim3{Shape[3], Shape[4], Shape[5]};
+    if (PerShapeShared)
+      S.DynamicShared = Shape[6];
     Why.clear();
     if (cudaError_t C = checkLaunch(S))
       Why = std::string("launch refused: ") + errorName(C);

@@ -38,6 +38,10 @@ typedef struct klaraptor_profile_launch {
   uint32_t num_candidates;
   const klaraptor_candidate *candidates; /**< admissible, enumeration order */
   const klaraptor_device_info *device;
+  /** Per candidate, its dynamic shared memory in bytes (the pragma's
+   *  shared(...); every entry is shared_mem without the clause). Added after
+   *  the first release: read it only when size covers it. */
+  const uint64_t *candidate_shared_mem;
 } klaraptor_profile_launch;
 
 /** A model decision, for KLARAPTOR_BENCH. */

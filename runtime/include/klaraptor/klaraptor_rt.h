@@ -176,6 +176,19 @@ klaraptor_status klaraptor_candidates(const char *kernel, void *const *args,
                                       klaraptor_candidate *out,
                                       uint32_t capacity, uint32_t *count);
 
+/**
+ * The dynamic shared memory, in bytes, of each candidate klaraptor_candidates
+ * gives for the same kernel and arguments, in the same order: the pragma's
+ * shared(...) for the candidate's block (0 without the clause). Writes
+ * min(*count, capacity) values and the total to *count; returns what
+ * klaraptor_candidates returns.
+ */
+klaraptor_status klaraptor_candidates_shared_mem(const char *kernel,
+                                                 void *const *args,
+                                                 uint64_t *out,
+                                                 uint32_t capacity,
+                                                 uint32_t *count);
+
 /** The runtime's version string, e.g. "klaraptor-rt 0.1.0 (abi 1)". */
 const char *klaraptor_version(void);
 
