@@ -425,7 +425,10 @@ int runProfile(const Args &A) {
   }
   if (Kernels.empty())
     warning("no annotated launch was profiled: is the program built with "
-            "klaraptor-clang++ (and --klaraptor-emulate without a GPU)?");
+            "klaraptor-clang++ (and --klaraptor-emulate without a GPU)? "
+            "Launches the runtime keeps as they are (its warnings above: a "
+            "grid formula or shared memory the pragma does not describe) "
+            "are not profiled either");
   else
     std::printf("next: klaraptor fit --db %s\n", DbPath.c_str());
   return Failed || Kernels.empty() || !AllSamples ? 1 : 0;
