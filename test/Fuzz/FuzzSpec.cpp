@@ -3,7 +3,8 @@
 /// \file
 /// An encoded pragma (docs/spec-format.md) as the runtime reads it from a
 /// binary: parsed, printed and parsed again (the round trip must hold), and
-/// every expression evaluated with sample data, block and parameter values.
+/// every expression (data, where, grid, shared) evaluated with sample data,
+/// block and parameter values.
 /// Must never crash, hang or fail a sanitizer; any text may be rejected.
 //===----------------------------------------------------------------------===//
 #include "KernelSpec.h"
@@ -30,8 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                  Printed.c_str());
     std::abort();
   }
-  // Evaluation: data from parameters, then where and grid over data and
-  // block values, with extreme numbers among them.
+  // Evaluation: data from parameters, then where, grid and shared over data
+  // and block values, with extreme numbers among them.
   const int64_t Samples[] = {0, 1, -1, 7, 1024, INT64_MAX, INT64_MIN};
   std::vector<int64_t> Params(64), Values(S->Data.size());
   for (size_t I = 0; I < Params.size(); ++I)
@@ -52,6 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     for (const auto &G : S->Grid)
       if (G)
         evaluate(*G, Env, R);
+    if (S->Shared)
+      evaluate(*S->Shared, Env, R);
   }
   return 0;
 }
