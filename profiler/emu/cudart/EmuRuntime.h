@@ -399,7 +399,8 @@ private:
   std::string explainShape(const char *Title, const Function &F,
                            const timing::LaunchEstimate &E,
                            const timing::SmWorkload *W, const emu::Dim3 &Grid,
-                           const emu::Dim3 &Block);
+                           const emu::Dim3 &Block,
+                           uint64_t DynamicShared);
   /// Estimates every admissible candidate of \p R's kernel (memory saved
   /// and restored) and appends the best one's report to \p Out.
   void explainCandidates(const LaunchRequest &R, std::string &Out,

@@ -154,11 +154,15 @@ std::string Runtime::explainShape(const char *Title, const Function &F,
                                   const timing::LaunchEstimate &E,
                                   const timing::SmWorkload *W,
                                   const emu::Dim3 &Grid,
-                                  const emu::Dim3 &Block) {
+                                  const emu::Dim3 &Block,
+                                  uint64_t DynamicShared) {
   const devices::DeviceProfile &D = *device();
-  std::string S = fmt("  %s: grid %s, block %s (%" PRIu64 " threads)\n",
+  std::string S = fmt("  %s: grid %s, block %s (%" PRIu64 " threads",
                       Title, dim(Grid).c_str(), dim(Block).c_str(),
                       uint64_t(Block.count()));
+  if (DynamicShared)
+    S += fmt(", %" PRIu64 " bytes of dynamic shared memory", DynamicShared);
+  S += ")\n";
   S += "    estimated time: " + timeText(E.Ns) +
        fmt(" (%.0f cycles per wave x %" PRIu64 " waves, %" PRIu64
            " blocks simulated on %s)\n",
@@ -355,7 +359,7 @@ void Runtime::explainCandidates(const LaunchRequest &R, std::string &Out,
   bool Ok = estimateShape(F, RequestOf(size_t(Best)), G, B, 3, E, &W, Why);
   restoreMemory(Saved);
   if (Ok) {
-    Out += explainShape("best shape", F, E, W.get(), G, B);
+    Out += explainShape("best shape", F, E, W.get(), G, B, Bytes[size_t(Best)]);
     BestOutNs = E.Ns;
   }
 }
@@ -407,7 +411,8 @@ void Runtime::explainOwn(const LaunchRequest &R,
                                    Why, HostThreads);
     if (Ok) {
       timing::SmWorkload W = timing::buildWorkload(*Prog, *Trace, E.Set);
-      S += explainShape("own shape", F, E, &W, R.Grid, R.Block);
+      S += explainShape("own shape", F, E, &W, R.Grid, R.Block,
+                        R.DynamicShared);
     }
   } else if (!TP) {
     Why = "no timing parameters (KLARAPTOR_EMU_ESTIMATE=0?)";
