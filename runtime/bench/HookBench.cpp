@@ -10,7 +10,9 @@
 /// with --fake-device) H100-like limits injected through the test hook.
 ///
 ///   klaraptor-hook-bench [--hits N] [--misses N] [--threads N] [--dims 1|2]
-///                        [--fake-device] [--api]
+///                        [--shared] [--fake-device] [--api]
+/// --shared gives the 1-D kernel `shared(4 * bx)` and its launches 1024 bytes
+/// of dynamic shared memory (the check of the request and the chosen bytes).
 /// --api instead measures the CUDA calls that name the current device
 /// (--hits calls per thread, in 1, 2 and 4 threads).
 //===----------------------------------------------------------------------===//
@@ -50,13 +52,25 @@ const char BenchSpec2D[] = "klaraptor v1\n"
                            "grid 1\n"
                            "candidates pow2\n";
 
+/// --shared: the 1-D kernel with dynamic shared memory of 4 bytes a thread.
+const char BenchSpecShared[] = "klaraptor v1\n"
+                               "kernel bench_axpy\n"
+                               "loc HookBench.cpp:1:1\n"
+                               "param 0 n i64\n"
+                               "data N $0\n"
+                               "block bx\n"
+                               "grid ceildiv(N, bx)\n"
+                               "shared (4 * bx)\n"
+                               "candidates pow2\n";
+
 int benchData(void *const *Args, int64_t *Out) {
   Out[0] = *static_cast<const int64_t *>(Args[0]);
   return 0;
 }
 
 std::atomic<uint64_t> Predictions{0};
-bool TwoD = false; // --dims 2
+bool TwoD = false;   // --dims 2
+bool Shared = false; // --shared
 
 double benchPredict(void *, const int64_t *Data, uint32_t,
                     const klaraptor_candidate *C,
@@ -95,6 +109,8 @@ klaraptor_launch_info makeInfo(const int64_t *Data, void *const *Args) {
     I.block[0] = 32;
     I.block[1] = 8;
   }
+  if (Shared)
+    I.shared_mem = 4 * 256;
   return I;
 }
 
@@ -233,6 +249,9 @@ int main(int Argc, char **Argv) {
       }
       TwoD = Dims == 2;
       Desc.spec = TwoD ? BenchSpec2D : BenchSpec;
+    } else if (A == "--shared") {
+      Shared = true;
+      Desc.spec = BenchSpecShared;
     } else if (A == "--api")
       Api = true;
     else if (A == "--fake-device")
@@ -240,7 +259,8 @@ int main(int Argc, char **Argv) {
     else {
       std::fprintf(stderr,
                    "usage: klaraptor-hook-bench [--hits N] [--misses N] "
-                   "[--threads N] [--dims 1|2] [--fake-device] [--api]\n");
+                   "[--threads N] [--dims 1|2] [--shared] [--fake-device] "
+                   "[--api]\n");
       return 2;
     }
   }
