@@ -463,6 +463,13 @@ bool KernelFit::predictNs(const profiledb::DataTuple &Data,
                           const uint32_t Block[3], double &Ns,
                           std::string &Why) const {
   Ns = NAN;
+  if (std::binary_search(FailingBlocks.begin(), FailingBlocks.end(),
+                         std::array<uint32_t, 3>{Block[0], Block[1], Block[2]})) {
+    Why = "the kernel failed with block " + std::to_string(Block[0]) + "x" +
+          std::to_string(Block[1]) + "x" + std::to_string(Block[2]) +
+          " in the profile";
+    return false;
+  }
   klaraptor_mwp_cwp_inputs In;
   if (!inputs(Data, Block, In, Why))
     return false;
@@ -632,6 +639,21 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
     if (BlockVar[Dm] < 0)
       S += "  if (kfit_cand->block[" + std::to_string(Dm) +
            "] != 1) /* not free */\n    return NAN;\n";
+  if (!FailingBlocks.empty()) {
+    S += "  /* Blocks the kernel failed with in the profile: never chosen. */\n"
+         "  {\n    static const uint32_t failing[][3] = {";
+    for (size_t F = 0; F < FailingBlocks.size(); ++F)
+      S += std::string(F ? ", " : "") + "{" +
+           std::to_string(FailingBlocks[F][0]) + "u, " +
+           std::to_string(FailingBlocks[F][1]) + "u, " +
+           std::to_string(FailingBlocks[F][2]) + "u}";
+    S += "};\n    for (k = 0; k < " + std::to_string(FailingBlocks.size()) +
+         "; ++k)\n"
+         "      if (kfit_cand->block[0] == failing[k][0] &&\n"
+         "          kfit_cand->block[1] == failing[k][1] &&\n"
+         "          kfit_cand->block[2] == failing[k][2])\n"
+         "        return NAN;\n  }\n";
+  }
   S += "  {\n";
   for (size_t V = 0; V < DataNames.size(); ++V)
     S += "    const int64_t " + DataNames[V] + " = kfit_data[" +
@@ -770,6 +792,12 @@ std::string KernelFit::json() const {
   S += "], \"samples\": " + std::to_string(SamplesUsed);
   S += ", \"failed_samples\": " + std::to_string(SamplesFailed);
   S += ", \"grid_mismatches\": " + std::to_string(GridMismatches);
+  S += ", \"failing_blocks\": [";
+  for (size_t F = 0; F < FailingBlocks.size(); ++F)
+    S += (F ? ", " : "") + jsonString(std::to_string(FailingBlocks[F][0]) + "x" +
+                                      std::to_string(FailingBlocks[F][1]) + "x" +
+                                      std::to_string(FailingBlocks[F][2]));
+  S += "]";
   S += ",\n  \"quantities\": [";
   for (size_t K = 0; K < Quantities.size(); ++K) {
     const FittedQuantity &Q = Quantities[K];
@@ -939,9 +967,20 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
   std::vector<const profiledb::SampleRow *> Used;
   std::vector<std::vector<int64_t>> X;
   unsigned Unusable = 0;
+  std::set<std::array<uint32_t, 3>> Failing;
+  std::string FirstFailure;
+  unsigned FailingSamples = 0;
   for (const profiledb::SampleRow &S : Samples) {
     if (S.Status != "ok") {
       ++Fit.SamplesFailed;
+      // A shape that ran without a time estimate ran; one with a time but
+      // no metrics (cupti) ran too. The others faulted or were refused.
+      if (!(S.TimeNs > 0) && S.Status.rfind("no time estimate", 0) != 0) {
+        Failing.insert({S.Block[0], S.Block[1], S.Block[2]});
+        ++FailingSamples;
+        if (FirstFailure.empty())
+          FirstFailure = S.Status;
+      }
       continue;
     }
     std::vector<int64_t> Row;
@@ -956,6 +995,23 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       ++Fit.GridMismatches;
     Used.push_back(&S);
     X.push_back(std::move(Row));
+  }
+  Fit.FailingBlocks.assign(Failing.begin(), Failing.end());
+  if (!Failing.empty()) {
+    std::string Shapes;
+    for (const auto &B : Fit.FailingBlocks)
+      Shapes += (Shapes.empty() ? "" : ", ") + std::to_string(B[0]) + "x" +
+                std::to_string(B[1]) + "x" + std::to_string(B[2]);
+    Fit.Warnings.push_back(
+        "the kernel failed in the profile with block" +
+        std::string(Failing.size() == 1 ? " " : "s ") + Shapes + " (" +
+        std::to_string(FailingSamples) + " sample" +
+        (FailingSamples == 1 ? "" : "s") + "; the first: " + FirstFailure +
+        "): it is not correct for " +
+        (Failing.size() == 1 ? "that shape" : "these shapes") +
+        ", so the rational program never chooses them; restrict the pragma "
+        "(where(...), candidates(...), shared(...)) to the shapes the "
+        "kernel handles");
   }
   if (Unusable)
     Fit.Warnings.push_back(std::to_string(Unusable) +

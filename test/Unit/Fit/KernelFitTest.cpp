@@ -219,6 +219,52 @@ TEST_F(KernelFitTest, EmitsARegisteringProgram) {
   EXPECT_NE(Fit.json().find("\"model\": \"" + Name + "\""), std::string::npos);
 }
 
+// A block shape whose launch faulted (no time) is never predicted; one that
+// ran without a time estimate, or ran and was timed, is not excluded.
+TEST(KernelFitFailures, FailingBlocksAreNeverPredicted) {
+  std::vector<profiledb::SampleRow> S = samples();
+  S.back().TimeNs = 1234; // the fixture's failure: timed, so it ran
+  profiledb::SampleRow Fault = sample(128, 128, 64, 16);
+  Fault.Status = "out-of-bounds shared store of 4 bytes at offset 0x200";
+  Fault.TimeNs = 0;
+  S.push_back(Fault);
+  profiledb::SampleRow NoEstimate = sample(128, 128, 32, 32);
+  NoEstimate.Status = "no time estimate: the timing simulation ran out";
+  NoEstimate.TimeNs = 0;
+  S.push_back(NoEstimate);
+  KernelFit F;
+  std::string Error;
+  ASSERT_TRUE(fitKernelSamples(kernel(), S, "h100-sxm", KernelFitOptions(), F,
+                               Error))
+      << Error;
+  ASSERT_EQ(F.FailingBlocks.size(), 1u);
+  EXPECT_EQ(F.FailingBlocks[0], (std::array<uint32_t, 3>{64, 16, 1}));
+  bool Warned = false;
+  for (const std::string &W : F.Warnings)
+    Warned |= W.find("failed in the profile with block 64x16x1 (1 sample; "
+                     "the first: out-of-bounds shared store") !=
+              std::string::npos;
+  EXPECT_TRUE(Warned);
+  double Ns;
+  std::string Why;
+  uint32_t Bad[3] = {64, 16, 1}, Good[3] = {32, 32, 1};
+  EXPECT_FALSE(F.predictNs({{"R", 1024}, {"C", 1024}}, Bad, Ns, Why));
+  EXPECT_EQ(Why, "the kernel failed with block 64x16x1 in the profile");
+  EXPECT_TRUE(F.predictNs({{"R", 1024}, {"C", 1024}}, Good, Ns, Why)) << Why;
+  std::string C = F.emitC();
+  EXPECT_NE(C.find("static const uint32_t failing[][3] = {{64u, 16u, 1u}};"),
+            std::string::npos);
+  EXPECT_NE(F.json().find("\"failing_blocks\": [\"64x16x1\"]"),
+            std::string::npos);
+  // Without failures the program has no such table (the examples' programs
+  // are unchanged).
+  KernelFit Clean;
+  ASSERT_TRUE(fitKernelSamples(kernel(), samples(), "h100-sxm",
+                               KernelFitOptions(), Clean, Error));
+  EXPECT_TRUE(Clean.FailingBlocks.empty());
+  EXPECT_EQ(Clean.emitC().find("failing"), std::string::npos);
+}
+
 TEST(KernelFitErrors, TooFewSamples) {
   std::vector<profiledb::SampleRow> Few = {sample(64, 64, 32, 2),
                                            sample(64, 64, 64, 1)};

@@ -33,6 +33,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <array>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -164,6 +165,11 @@ public:
   unsigned FitsReused = 0, FitsMade = 0;
   /// Samples whose recorded grid is not what the grid formula gives.
   unsigned GridMismatches = 0;
+  /// Block shapes the kernel failed with in the profile (a fault or a
+  /// refused launch at some profiled size, not a missing estimate), sorted:
+  /// it is not correct for them, so predictNs and the emitted program give
+  /// no prediction for them and the runtime never chooses them.
+  std::vector<std::array<uint32_t, 3>> FailingBlocks;
   Agreement Agree;
   std::vector<std::string> Warnings;
 
