@@ -973,9 +973,7 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
   for (const profiledb::SampleRow &S : Samples) {
     if (S.Status != "ok") {
       ++Fit.SamplesFailed;
-      // A shape that ran without a time estimate ran; one with a time but
-      // no metrics (cupti) ran too. The others faulted or were refused.
-      if (!(S.TimeNs > 0) && S.Status.rfind("no time estimate", 0) != 0) {
+      if (S.failedToRun()) {
         Failing.insert({S.Block[0], S.Block[1], S.Block[2]});
         ++FailingSamples;
         if (FirstFailure.empty())

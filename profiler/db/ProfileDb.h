@@ -83,6 +83,15 @@ struct SampleRow {
   double TimeNs = 0;
   std::string Status;
   std::map<std::string, double> Metrics;
+
+  /// Whether the kernel did not run with this shape: no time and a status
+  /// other than "ok" (a fault such as an out-of-bounds access, or a refused
+  /// launch). A shape that ran without a time estimate ("no time estimate:
+  /// ...") or was timed without metrics (cupti) ran.
+  bool failedToRun() const {
+    return Status != "ok" && !(TimeNs > 0) &&
+           Status.rfind("no time estimate", 0) != 0;
+  }
 };
 
 /// The canonical JSON text of \p Data: {"M":1,"N":2}, keys sorted.
