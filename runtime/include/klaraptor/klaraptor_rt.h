@@ -57,7 +57,8 @@ typedef struct klaraptor_kernel_desc {
   uint32_t reserved;
 } klaraptor_kernel_desc;
 
-/** One launch, in and out. grid and block are replaced on KLARAPTOR_OK. */
+/** One launch, in and out. grid, block (and shared_mem) are replaced on
+ *  KLARAPTOR_OK. */
 typedef struct klaraptor_launch_info {
   uint32_t size;            /**< sizeof(klaraptor_launch_info) */
   uint32_t num_data;        /**< entries in data (in) */
@@ -65,7 +66,9 @@ typedef struct klaraptor_launch_info {
   void *const *args;        /**< the kernel's argument array */
   uint32_t grid[3];         /**< in: requested, out: chosen */
   uint32_t block[3];        /**< in: requested, out: chosen */
-  uint64_t shared_mem;      /**< dynamic shared memory in bytes (in) */
+  uint64_t shared_mem;      /**< dynamic shared memory in bytes (in: requested;
+                                 out on KLARAPTOR_OK: chosen, the pragma's
+                                 shared(...) for the chosen block) */
   void *stream;             /**< cudaStream_t / CUstream (in) */
 } klaraptor_launch_info;
 
