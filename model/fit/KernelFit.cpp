@@ -465,8 +465,7 @@ bool KernelFit::predictNs(const profiledb::DataTuple &Data,
   Ns = NAN;
   if (std::binary_search(FailingBlocks.begin(), FailingBlocks.end(),
                          std::array<uint32_t, 3>{Block[0], Block[1], Block[2]})) {
-    Why = "the kernel failed with block " + std::to_string(Block[0]) + "x" +
-          std::to_string(Block[1]) + "x" + std::to_string(Block[2]) +
+    Why = "the kernel failed with block " + profiledb::blockText(Block) +
           " in the profile";
     return false;
   }
@@ -794,9 +793,7 @@ std::string KernelFit::json() const {
   S += ", \"grid_mismatches\": " + std::to_string(GridMismatches);
   S += ", \"failing_blocks\": [";
   for (size_t F = 0; F < FailingBlocks.size(); ++F)
-    S += (F ? ", " : "") + jsonString(std::to_string(FailingBlocks[F][0]) + "x" +
-                                      std::to_string(FailingBlocks[F][1]) + "x" +
-                                      std::to_string(FailingBlocks[F][2]));
+    S += (F ? ", " : "") + jsonString(profiledb::blockText(FailingBlocks[F].data()));
   S += "]";
   S += ",\n  \"quantities\": [";
   for (size_t K = 0; K < Quantities.size(); ++K) {
@@ -967,18 +964,9 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
   std::vector<const profiledb::SampleRow *> Used;
   std::vector<std::vector<int64_t>> X;
   unsigned Unusable = 0;
-  std::set<std::array<uint32_t, 3>> Failing;
-  std::string FirstFailure;
-  unsigned FailingSamples = 0;
   for (const profiledb::SampleRow &S : Samples) {
     if (S.Status != "ok") {
       ++Fit.SamplesFailed;
-      if (S.failedToRun()) {
-        Failing.insert({S.Block[0], S.Block[1], S.Block[2]});
-        ++FailingSamples;
-        if (FirstFailure.empty())
-          FirstFailure = S.Status;
-      }
       continue;
     }
     std::vector<int64_t> Row;
@@ -994,19 +982,16 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
     Used.push_back(&S);
     X.push_back(std::move(Row));
   }
-  Fit.FailingBlocks.assign(Failing.begin(), Failing.end());
-  if (!Failing.empty()) {
-    std::string Shapes;
-    for (const auto &B : Fit.FailingBlocks)
-      Shapes += (Shapes.empty() ? "" : ", ") + std::to_string(B[0]) + "x" +
-                std::to_string(B[1]) + "x" + std::to_string(B[2]);
+  const profiledb::FailedShapes Failed = profiledb::failedShapes(Samples);
+  Fit.FailingBlocks = Failed.Blocks;
+  if (!Failed.Blocks.empty()) {
+    const bool One = Failed.Blocks.size() == 1;
     Fit.Warnings.push_back(
         "the kernel failed in the profile with block" +
-        std::string(Failing.size() == 1 ? " " : "s ") + Shapes + " (" +
-        std::to_string(FailingSamples) + " sample" +
-        (FailingSamples == 1 ? "" : "s") + "; the first: " + FirstFailure +
-        "): it is not correct for " +
-        (Failing.size() == 1 ? "that shape" : "these shapes") +
+        std::string(One ? " " : "s ") + Failed.list() + " (" +
+        std::to_string(Failed.Samples) + " sample" +
+        (Failed.Samples == 1 ? "" : "s") + "; the first: " + Failed.First +
+        "): it is not correct for " + (One ? "that shape" : "these shapes") +
         ", so the rational program never chooses them; restrict the pragma "
         "(where(...), candidates(...), shared(...)) to the shapes the "
         "kernel handles");

@@ -153,6 +153,32 @@ bool isIdentifier(const std::string &S) {
 
 } // namespace
 
+std::string klaraptor::profiledb::blockText(const uint32_t Block[3]) {
+  return std::to_string(Block[0]) + "x" + std::to_string(Block[1]) + "x" +
+         std::to_string(Block[2]);
+}
+
+klaraptor::profiledb::FailedShapes
+klaraptor::profiledb::failedShapes(const std::vector<SampleRow> &Rows) {
+  FailedShapes F;
+  std::set<std::array<uint32_t, 3>> Blocks;
+  for (const SampleRow &R : Rows)
+    if (R.failedToRun()) {
+      Blocks.insert({R.Block[0], R.Block[1], R.Block[2]});
+      if (F.Samples++ == 0)
+        F.First = R.Status;
+    }
+  F.Blocks.assign(Blocks.begin(), Blocks.end());
+  return F;
+}
+
+std::string klaraptor::profiledb::FailedShapes::list() const {
+  std::string S;
+  for (const auto &B : Blocks)
+    S += (S.empty() ? "" : ", ") + blockText(B.data());
+  return S;
+}
+
 std::string klaraptor::profiledb::dataToJson(const DataTuple &Data) {
   std::string Out = "{";
   bool First = true;

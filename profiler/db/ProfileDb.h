@@ -13,6 +13,7 @@
 #ifndef KLARAPTOR_PROFILER_DB_PROFILEDB_H
 #define KLARAPTOR_PROFILER_DB_PROFILEDB_H
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -93,6 +94,19 @@ struct SampleRow {
            Status.rfind("no time estimate", 0) != 0;
   }
 };
+
+/// A block shape as `XxYxZ` ("128x1x1").
+std::string blockText(const uint32_t Block[3]);
+
+/// The block shapes of \p Rows that did not run (SampleRow::failedToRun).
+struct FailedShapes {
+  std::vector<std::array<uint32_t, 3>> Blocks; ///< sorted, each once
+  unsigned Samples = 0;                        ///< the samples that failed
+  std::string First;                           ///< the first one's status
+  /// The blocks as "256x1x1, 512x1x1".
+  std::string list() const;
+};
+FailedShapes failedShapes(const std::vector<SampleRow> &Rows);
 
 /// The canonical JSON text of \p Data: {"M":1,"N":2}, keys sorted.
 std::string dataToJson(const DataTuple &Data);

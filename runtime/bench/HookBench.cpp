@@ -32,36 +32,29 @@
 
 namespace {
 
-const char BenchSpec[] = "klaraptor v1\n"
-                         "kernel bench_axpy\n"
-                         "loc HookBench.cpp:1:1\n"
-                         "param 0 n i64\n"
-                         "data N $0\n"
-                         "block bx\n"
-                         "grid ceildiv(N, bx)\n"
-                         "candidates pow2\n";
+// The specs' common lines: one data parameter N from the kernel's first.
+#define BENCH_SPEC_HEAD                                                        \
+  "klaraptor v1\n"                                                             \
+  "kernel bench_axpy\n"                                                        \
+  "loc HookBench.cpp:1:1\n"                                                    \
+  "param 0 n i64\n"                                                            \
+  "data N $0\n"
 
-const char BenchSpec2D[] = "klaraptor v1\n"
-                           "kernel bench_axpy\n"
-                           "loc HookBench.cpp:1:1\n"
-                           "param 0 n i64\n"
-                           "data N $0\n"
-                           "block bx by\n"
-                           "grid ceildiv(N, bx * by)\n"
-                           "grid 1\n"
-                           "grid 1\n"
-                           "candidates pow2\n";
+const char BenchSpec[] = BENCH_SPEC_HEAD "block bx\n"
+                                         "grid ceildiv(N, bx)\n"
+                                         "candidates pow2\n";
+
+const char BenchSpec2D[] = BENCH_SPEC_HEAD "block bx by\n"
+                                           "grid ceildiv(N, bx * by)\n"
+                                           "grid 1\n"
+                                           "grid 1\n"
+                                           "candidates pow2\n";
 
 /// --shared: the 1-D kernel with dynamic shared memory of 4 bytes a thread.
-const char BenchSpecShared[] = "klaraptor v1\n"
-                               "kernel bench_axpy\n"
-                               "loc HookBench.cpp:1:1\n"
-                               "param 0 n i64\n"
-                               "data N $0\n"
-                               "block bx\n"
-                               "grid ceildiv(N, bx)\n"
-                               "shared (4 * bx)\n"
-                               "candidates pow2\n";
+const char BenchSpecShared[] = BENCH_SPEC_HEAD "block bx\n"
+                                               "grid ceildiv(N, bx)\n"
+                                               "shared (4 * bx)\n"
+                                               "candidates pow2\n";
 
 int benchData(void *const *Args, int64_t *Out) {
   Out[0] = *static_cast<const int64_t *>(Args[0]);

@@ -23,7 +23,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 
-#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -414,36 +413,23 @@ int runProfile(const Args &A) {
     }
     std::set<std::string> Data;
     size_t Ok = 0;
-    // The shapes the kernel did not run with, in the order first seen.
-    std::vector<std::string> NotRun;
-    std::string FirstWhy;
     for (const profiledb::SampleRow &R : Rows) {
       Data.insert(profiledb::dataToJson(R.Data));
       Ok += R.Status == "ok";
-      if (R.failedToRun()) {
-        std::string Shape = std::to_string(R.Block[0]) + "x" +
-                            std::to_string(R.Block[1]) + "x" +
-                            std::to_string(R.Block[2]);
-        if (std::find(NotRun.begin(), NotRun.end(), Shape) == NotRun.end())
-          NotRun.push_back(Shape);
-        if (FirstWhy.empty())
-          FirstWhy = R.Status;
-      }
     }
     AllSamples += Rows.size();
     // The source name first, the device name as the second field.
     std::printf("  %-20s %-32s %4zu data sizes, %5zu samples (%zu ok)\n",
                 K.sourceName().c_str(), K.Name.c_str(), Data.size(),
                 Rows.size(), Ok);
-    if (!NotRun.empty()) {
-      std::string List;
-      for (const std::string &S : NotRun)
-        List += (List.empty() ? "" : ", ") + S;
+    const profiledb::FailedShapes Failed = profiledb::failedShapes(Rows);
+    if (!Failed.Blocks.empty()) {
+      const bool One = Failed.Blocks.size() == 1;
       std::fflush(stdout); // after its kernel's line, also into one file
-      warning(K.sourceName() + " failed with block" +
-              (NotRun.size() == 1 ? " " : "s ") + List + " (the first: " +
-              FirstWhy + "): the kernel does not handle " +
-              (NotRun.size() == 1 ? "that shape" : "these shapes") +
+      warning(K.sourceName() + " failed with block" + (One ? " " : "s ") +
+              Failed.list() + " (the first: " + Failed.First +
+              "): the kernel does not handle " +
+              (One ? "that shape" : "these shapes") +
               "; the fit never chooses them, and the pragma should not admit "
               "them (where(...), candidates(...), shared(...))");
     }

@@ -101,11 +101,6 @@ std::string tupleText(const DataTuple &T,
   return S;
 }
 
-std::string shapeText(const uint32_t B[3]) {
-  return std::to_string(B[0]) + "x" + std::to_string(B[1]) + "x" +
-         std::to_string(B[2]);
-}
-
 std::string htmlEscape(const std::string &S) {
   std::string R;
   for (char C : S) {
@@ -399,7 +394,7 @@ void printKernel(const KernelReport &R) {
     if (!S.Why.empty())
       Mark += " (cannot predict: " + S.Why + ")";
     std::printf("    %s %14s %14s %7u %7s%s\n",
-                pad(shapeText(S.Block), 14).c_str(),
+                pad(profiledb::blockText(S.Block), 14).c_str(),
                 fmt("%.6g", S.Measured).c_str(),
                 fmt("%.6g", S.Predicted).c_str(), S.MeasuredRank,
                 S.PredictedRank ? std::to_string(S.PredictedRank).c_str() : "-",
@@ -408,9 +403,9 @@ void printKernel(const KernelReport &R) {
   if (R.Chosen >= 0)
     std::printf("  best/chosen measured time: %.4f (best %s %.6g ns, chosen %s "
                 "%.6g ns)\n",
-                R.Ratio, shapeText(R.Shapes[R.Best].Block).c_str(),
+                R.Ratio, profiledb::blockText(R.Shapes[R.Best].Block).c_str(),
                 R.Shapes[R.Best].Measured,
-                shapeText(R.Shapes[R.Chosen].Block).c_str(),
+                profiledb::blockText(R.Shapes[R.Chosen].Block).c_str(),
                 R.Shapes[R.Chosen].Measured);
   else
     std::printf("  best/chosen measured time: - (the model predicts no shape "
@@ -554,7 +549,7 @@ std::string scatterSvg(const KernelReport &R) {
            num(Y(P.Predicted)) + "\" r=\"" + (P.AtSize ? "4.5" : "3") +
            "\" fill=\"" + (P.AtSize ? "#d62728" : "#1f77b4") +
            "\" fill-opacity=\"" + (P.AtSize ? "0.9" : "0.45") + "\"><title>" +
-           htmlEscape(tupleText(P.Data, R.DataOrder) + " block " + shapeText(P.Block) +
+           htmlEscape(tupleText(P.Data, R.DataOrder) + " block " + profiledb::blockText(P.Block) +
                       ": measured " + num(P.Measured, "%.6g") +
                       " ns, predicted " + num(P.Predicted, "%.6g") + " ns") +
            "</title></circle>\n";
@@ -626,7 +621,7 @@ std::string shapesSvg(const KernelReport &R) {
     S += "<text transform=\"translate(" + num(X(I) + 4) + " " +
          num(MT + PH + 8) +
          ") rotate(-60)\" text-anchor=\"end\" font-size=\"10\">" +
-         htmlEscape(shapeText(Order[I]->Block)) + "</text>\n";
+         htmlEscape(profiledb::blockText(Order[I]->Block)) + "</text>\n";
   // Lines: measured, then predicted (broken where it cannot predict).
   std::string M, P;
   bool PenUp = true;
@@ -649,7 +644,7 @@ std::string shapesSvg(const KernelReport &R) {
          "stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n";
   for (size_t I = 0; I < N; ++I) {
     const ShapeRow &H2 = *Order[I];
-    std::string Tip = htmlEscape(shapeText(H2.Block) + ": measured " +
+    std::string Tip = htmlEscape(profiledb::blockText(H2.Block) + ": measured " +
                                  num(H2.Measured, "%.6g") + " ns, predicted " +
                                  num(H2.Predicted, "%.6g") + " ns");
     S += "<circle cx=\"" + num(X(I)) + "\" cy=\"" + num(Y(H2.Measured)) +
@@ -744,7 +739,7 @@ std::string htmlKernel(const KernelReport &R, size_t Index) {
          std::string(H.Best     ? " class=\"best\""
                      : H.Chosen ? " class=\"chosen\""
                                 : "") +
-         "><td>" + htmlEscape(shapeText(H.Block)) + "</td><td>" +
+         "><td>" + htmlEscape(profiledb::blockText(H.Block)) + "</td><td>" +
          fmt("%.6g", H.Measured) + "</td><td>" + fmt("%.6g", H.Predicted) +
          "</td><td>" + std::to_string(H.MeasuredRank) + "</td><td>" +
          (H.PredictedRank ? std::to_string(H.PredictedRank) : "-") +
