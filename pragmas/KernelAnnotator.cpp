@@ -71,6 +71,12 @@ void KernelAnnotator::HandleTranslationUnit(ASTContext &) {
     if (P.Valid)
       report(Diags, P.Loc, PragmaDiag::NotFollowedByKernel);
   Queue->Pending.clear();
+  // The specializations that did not pass through HandleTopLevelDecl before
+  // now: clang instantiates the kernels a translation unit uses at its end,
+  // and code generation emits them after this consumer's turn.
+  for (auto &[FTD, TP] : Templates)
+    for (FunctionDecl *FD : FTD->specializations())
+      annotateSpecialization(FD);
 }
 
 void KernelAnnotator::rejectPragmasBefore(SourceLocation Loc) {
@@ -84,8 +90,15 @@ void KernelAnnotator::rejectPragmasBefore(SourceLocation Loc) {
 
 void KernelAnnotator::visit(Decl *D) {
   auto &Pending = Queue->Pending;
-  if (Pending.empty() || D->getBeginLoc().isInvalid())
+  if ((Pending.empty() && Templates.empty()) || D->getBeginLoc().isInvalid())
     return;
+  // An instantiation has its template's source location but comes when
+  // clang instantiates it: it takes no queued pragma.
+  auto *FD = dyn_cast<FunctionDecl>(D);
+  if (FD && isTemplateInstantiation(FD->getTemplateSpecializationKind())) {
+    annotateSpecialization(FD);
+    return;
+  }
 
   // Look inside namespaces and linkage specifications. A braced one is itself
   // a declaration, so a pragma right in front of it has no kernel to go to;
@@ -115,43 +128,101 @@ void KernelAnnotator::visit(Decl *D) {
     else if (P.Valid)
       report(Diags, P.Loc, PragmaDiag::NotFollowedByKernel);
   }
+  // An explicit specialization without a pragma of its own takes its
+  // template's; code generation emits it right after this.
+  if (FD && FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
+    annotateSpecialization(FD);
 }
 
 void KernelAnnotator::claim(ParsedPragma &P, Decl *D) {
   // What was wrong with an invalid pragma has been reported already.
   if (!P.Valid)
     return;
-  if (auto *FTD = dyn_cast<FunctionTemplateDecl>(D)) {
-    report(Diags, P.Loc, PragmaDiag::TemplateKernel) << FTD->getName();
-    return;
-  }
+  if (auto *FTD = dyn_cast<FunctionTemplateDecl>(D))
+    return claimTemplate(P, FTD);
   auto *FD = dyn_cast<FunctionDecl>(D);
   if (!FD || !FD->hasAttr<CUDAGlobalAttr>()) {
     report(Diags, P.Loc, PragmaDiag::NotFollowedByKernel);
     return;
   }
-  if (FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
+  // A plain kernel, or an explicit specialization of a kernel template
+  // (template <> __global__ void k<int>(...)), whose own pragma wins over
+  // its template's.
+  if (FD->getTemplatedKind() != FunctionDecl::TK_NonTemplate &&
+      FD->getTemplatedKind() != FunctionDecl::TK_FunctionTemplateSpecialization) {
     report(Diags, P.Loc, PragmaDiag::TemplateKernel) << FD->getName();
     return;
   }
   auto [It, Inserted] = Claimed.try_emplace(FD->getCanonicalDecl(), P.Loc);
   if (!Inserted) {
-    report(Diags, P.Loc, PragmaDiag::DuplicatePragma)
-        << FD->getQualifiedNameAsString();
+    report(Diags, P.Loc, PragmaDiag::DuplicatePragma) << kernelName(*FD);
     report(Diags, It->second, PragmaDiag::PreviousPragma);
     return;
   }
+  if (std::optional<KernelSpec> Spec = buildSpec(P, *FD, *FD))
+    attach(FD, *Spec, P.Loc);
+}
 
-  std::optional<KernelSpec> Spec = buildSpec(P, *FD);
-  if (!Spec)
+void KernelAnnotator::claimTemplate(ParsedPragma &P, FunctionTemplateDecl *FTD) {
+  FunctionDecl *Pattern = FTD->getTemplatedDecl();
+  if (!Pattern->hasAttr<CUDAGlobalAttr>()) {
+    report(Diags, P.Loc, PragmaDiag::NotFollowedByKernel);
     return;
-  std::string Text = printKernelSpec(*Spec);
+  }
+  if (FTD->getDeclContext()->isRecord()) {
+    report(Diags, P.Loc, PragmaDiag::TemplateKernel) << FTD->getName();
+    return;
+  }
+  const FunctionTemplateDecl *Key = FTD->getCanonicalDecl();
+  auto Previous = Templates.find(Key);
+  if (Previous != Templates.end()) {
+    report(Diags, P.Loc, PragmaDiag::DuplicatePragma)
+        << FTD->getQualifiedNameAsString();
+    report(Diags, Previous->second.P.Loc, PragmaDiag::PreviousPragma);
+    return;
+  }
+  // The names, and the types that are known before instantiation.
+  if (!buildSpec(P, *Pattern, *Pattern, /*Template=*/true))
+    return;
+  TemplatePragma &TP = Templates[Key];
+  TP.P = std::move(P);
+  TP.Named = Pattern;
+  // Specializations declared before the pragma (a redeclaration of the
+  // template carries it).
+  for (FunctionDecl *Spec : FTD->specializations())
+    annotateSpecialization(Spec);
+}
+
+void KernelAnnotator::annotateSpecialization(FunctionDecl *FD) {
+  FunctionTemplateDecl *FTD = FD->getPrimaryTemplate();
+  if (!FTD || !FD->hasAttr<CUDAGlobalAttr>())
+    return;
+  auto It = Templates.find(FTD->getCanonicalDecl());
+  if (It == Templates.end())
+    return;
+  const TemplatePragma &TP = It->second;
+  if (!Claimed.try_emplace(FD->getCanonicalDecl(), TP.P.Loc).second)
+    return; // annotated already, or by a pragma of its own
+  std::optional<KernelSpec> Spec = buildSpec(TP.P, *TP.Named, *FD);
+  if (!Spec) {
+    SourceLocation Where = FD->getPointOfInstantiation();
+    report(Diags, Where.isValid() ? Where : FD->getLocation(),
+           PragmaDiag::InstantiatedHere)
+        << kernelName(*FD);
+    return;
+  }
+  attach(FD, *Spec, TP.P.Loc);
+}
+
+void KernelAnnotator::attach(FunctionDecl *FD, const KernelSpec &Spec,
+                             SourceLocation PragmaLoc) {
+  std::string Text = printKernelSpec(Spec);
 
   // The pass and the runtime read this text back; make sure they can.
   std::string Error;
   std::optional<KernelSpec> Back = parseKernelSpec(Text, Error);
   if (!Back || printKernelSpec(*Back) != Text) {
-    report(Diags, P.Loc, PragmaDiag::InternalError)
+    report(Diags, PragmaLoc, PragmaDiag::InternalError)
         << (Back ? "the encoded spec does not read back the same"
                  : "the encoded spec does not read back: " + Error);
     return;
@@ -160,7 +231,17 @@ void KernelAnnotator::claim(ParsedPragma &P, Decl *D) {
   // Declarations seen so far get the attribute here; later ones inherit it.
   for (FunctionDecl *R : FD->redecls())
     R->addAttr(AnnotateAttr::CreateImplicit(*Ctx, Text, nullptr, 0,
-                                            SourceRange(P.Loc)));
+                                            SourceRange(PragmaLoc)));
+}
+
+std::string KernelAnnotator::kernelName(const FunctionDecl &FD) const {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  FD.getNameForDiagnostic(OS, Ctx->getPrintingPolicy(), /*Qualified=*/true);
+  OS.flush();
+  // The spec is line based.
+  std::replace(Name.begin(), Name.end(), '\n', ' ');
+  return Name;
 }
 
 //===- name resolution ----------------------------------------------------===//
@@ -171,9 +252,13 @@ namespace {
 /// resolve.
 class Resolver {
 public:
+  /// Names resolve against \p Named's parameters, types are \p FD's
+  /// (docs: KernelAnnotator::buildSpec).
   Resolver(DiagnosticsEngine &Diags, ASTContext &Ctx, const ParsedPragma &P,
-           const FunctionDecl &FD, KernelSpec &Spec)
-      : Diags(Diags), Ctx(Ctx), P(P), FD(FD), Spec(Spec) {}
+           const FunctionDecl &Named, const FunctionDecl &FD, bool Template,
+           KernelSpec &Spec)
+      : Diags(Diags), Ctx(Ctx), P(P), Named(Named), FD(FD), Template(Template),
+        Spec(Spec) {}
 
   bool Ok = true;
 
@@ -194,7 +279,9 @@ private:
   DiagnosticsEngine &Diags;
   ASTContext &Ctx;
   const ParsedPragma &P;
+  const FunctionDecl &Named;
   const FunctionDecl &FD;
+  bool Template;
   KernelSpec &Spec;
 
   template <typename NameFn>
@@ -221,11 +308,20 @@ private:
   }
 
   const ParmVarDecl *findParam(llvm::StringRef Name, unsigned &Index) const {
-    for (unsigned I = 0; I < FD.getNumParams(); ++I)
-      if (FD.getParamDecl(I)->getName() == Name) {
+    for (unsigned I = 0; I < Named.getNumParams(); ++I)
+      if (Named.getParamDecl(I)->getName() == Name) {
         Index = I;
-        return FD.getParamDecl(I);
+        return Named.getParamDecl(I);
       }
+    return nullptr;
+  }
+
+  /// The first parameter pack of \p Named's parameters, or null: the
+  /// parameters after it have other positions in each specialization.
+  const ParmVarDecl *firstPack(unsigned Before) const {
+    for (unsigned I = 0; I <= Before && I < Named.getNumParams(); ++I)
+      if (Named.getParamDecl(I)->isParameterPack())
+        return Named.getParamDecl(I);
     return nullptr;
   }
 
@@ -243,7 +339,28 @@ private:
       report(Diags, Leaf.Loc, PragmaDiag::UnknownKernelParam) << Leaf.Name;
       return fail();
     }
-    QualType T = PVD->getType();
+    if (const ParmVarDecl *Pack = firstPack(Index)) {
+      if (Pack == PVD) // a pack is not one integer
+        report(Diags, Leaf.Loc, PragmaDiag::NonIntegerParam)
+            << Leaf.Name << PVD->getType();
+      else
+        report(Diags, Leaf.Loc, PragmaDiag::ParamAfterPack)
+            << Leaf.Name << Pack->getName();
+      return fail();
+    }
+    if (Index >= FD.getNumParams()) {
+      report(Diags, Leaf.Loc, PragmaDiag::InternalError)
+          << "the kernel has fewer parameters than its template";
+      return fail();
+    }
+    QualType T = FD.getParamDecl(Index)->getType();
+    // A template's own parameter types may depend on its parameters: each
+    // specialization checks its own.
+    if (Template && T->isDependentType()) {
+      if (!Spec.findParam(Index))
+        Spec.Params.push_back({Index, Leaf.Name, IntType::I64});
+      return Expr::leaf(Expr::Kind::Param, Index);
+    }
     QualType C = T.getCanonicalType().getUnqualifiedType();
     // Plain integer types only: no bool, no enums, no _BitInt.
     if (!isa<BuiltinType>(C) || !C->isIntegerType() || C->isBooleanType()) {
@@ -288,9 +405,11 @@ private:
 } // namespace
 
 std::optional<KernelSpec> KernelAnnotator::buildSpec(const ParsedPragma &P,
-                                                     const FunctionDecl &FD) {
+                                                     const FunctionDecl &Named,
+                                                     const FunctionDecl &FD,
+                                                     bool Template) {
   KernelSpec Spec;
-  Spec.KernelName = FD.getQualifiedNameAsString();
+  Spec.KernelName = kernelName(FD);
   SourceManager &SM = sourceManager();
   PresumedLoc PLoc = SM.getPresumedLoc(SM.getExpansionLoc(P.Loc));
   if (PLoc.isValid())
@@ -298,7 +417,7 @@ std::optional<KernelSpec> KernelAnnotator::buildSpec(const ParsedPragma &P,
                     std::to_string(PLoc.getLine()) + ":" +
                     std::to_string(PLoc.getColumn());
 
-  Resolver R(Diags, *Ctx, P, FD, Spec);
+  Resolver R(Diags, *Ctx, P, Named, FD, Template, Spec);
   for (const PragmaDataParam &D : P.Data)
     Spec.Data.push_back({D.Name, R.data(*D.Value)});
   for (unsigned D : P.BlockDims)

@@ -89,8 +89,8 @@ const DiagInfo Table[] = {
     {PragmaDiag::NotFollowedByKernel, Error,
      "'#pragma klaraptor' must be followed by a '__global__' function"},
     {PragmaDiag::TemplateKernel, Error,
-     "'#pragma klaraptor' cannot annotate '%0': function templates are not "
-     "supported"},
+     "'#pragma klaraptor' cannot annotate '%0': only kernels and kernel "
+     "templates at namespace scope can be annotated"},
     {PragmaDiag::DuplicatePragma, Error,
      "kernel '%0' has more than one '#pragma klaraptor'"},
     {PragmaDiag::PreviousPragma, Note, "previous '#pragma klaraptor' is here"},
@@ -106,6 +106,11 @@ const DiagInfo Table[] = {
     {PragmaDiag::UnknownName, Error,
      "unknown name '%0' in '%1(...)'; expected a data parameter or 'bx', "
      "'by', 'bz'"},
+    {PragmaDiag::ParamAfterPack, Error,
+     "kernel parameter '%0' comes after the parameter pack '%1'; 'data(...)' "
+     "can name only the parameters before a pack"},
+    {PragmaDiag::InstantiatedHere, Note,
+     "in the kernel '%0' instantiated here"},
     {PragmaDiag::InternalError, Error,
      "internal error in '#pragma klaraptor': %0"},
 };

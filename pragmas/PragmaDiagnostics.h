@@ -59,6 +59,8 @@ enum class PragmaDiag {
   ParamTooWide,
   ParamOutsideData,
   UnknownName,
+  ParamAfterPack,
+  InstantiatedHere,
   InternalError,
 };
 

@@ -591,8 +591,24 @@ std::string KernelRow::displayName() const {
   return Source == Name ? Name : Source + " (" + Name + ")";
 }
 
+/// \p Name without the template arguments at its end: `ns::axpy<float>`
+/// -> `ns::axpy`; the name itself when it has none.
+static std::string withoutTemplateArgs(const std::string &Name) {
+  if (Name.empty() || Name.back() != '>')
+    return Name;
+  int Depth = 0;
+  for (size_t I = Name.size(); I-- > 0;) {
+    Depth += Name[I] == '>' ? 1 : Name[I] == '<' ? -1 : 0;
+    if (Depth == 0)
+      return I > 0 ? Name.substr(0, I) : Name;
+  }
+  return Name;
+}
+
 bool KernelRow::isNamed(const std::string &Query) const {
-  return Query == Name || Query == sourceName();
+  std::string Source = sourceName();
+  return Query == Name || Query == Source ||
+         (Source != Query && withoutTemplateArgs(Source) == Query);
 }
 
 std::string klaraptor::profiledb::noSuchKernelText(const std::string &Query, const std::string &File,

@@ -63,7 +63,9 @@ struct KernelRow {
   /// "source_name (device_name)", or Name alone when they are the same:
   /// how a person reads the kernel's name.
   std::string displayName() const;
-  /// Whether \p Query names this kernel: its device or its source name.
+  /// Whether \p Query names this kernel: its device or its source name, or
+  /// for a specialization of a kernel template (`ns::axpy<float>`) the
+  /// template's name (`ns::axpy`, every specialization).
   bool isNamed(const std::string &Query) const;
 };
 

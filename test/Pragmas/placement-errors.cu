@@ -1,5 +1,5 @@
 // A pragma belongs to the first declaration after it, which must be a
-// non-template __global__ function; each kernel takes one pragma.
+// __global__ function or function template; each kernel takes one pragma.
 // RUN: %host_cuda -fplugin=%plugin -fsyntax-only -ferror-limit=0 -Xclang -verify %s
 
 // expected-error@+1 {{'#pragma klaraptor' must be followed by a '__global__' function}}
@@ -52,15 +52,11 @@ struct T {
   void member(int n);
 };
 
-// Templates are not supported.
-// expected-error@+1 {{'#pragma klaraptor' cannot annotate 'templated': function templates are not supported}}
+// A template of a function that is not a kernel (kernel templates:
+// template-errors.cu, template-ir.cu).
+// expected-error@+1 {{'#pragma klaraptor' must be followed by a '__global__' function}}
 #pragma klaraptor data(N = n) block(bx) grid(N)
-template <typename T> __global__ void templated(T *p, int n) {}
-
-template <typename T> __global__ void specialized(T *p, int n) {}
-// expected-error@+1 {{'#pragma klaraptor' cannot annotate 'specialized': function templates are not supported}}
-#pragma klaraptor data(N = n) block(bx) grid(N)
-template <> __global__ void specialized<float>(float *p, int n) {}
+template <typename T> __device__ void device_template(T *p, int n) {}
 
 // One pragma per kernel, counting its declarations.
 // expected-note@+1 {{previous '#pragma klaraptor' is here}}

@@ -48,7 +48,8 @@ OPTIONS:
                       programs embed (default: the database's device)
   --model NAME        the model the programs evaluate: mwp-cwp (the default)
                       or waves (MWP-CWP per wave on the busiest SM)
-  --kernel NAME       fit only this kernel (source or device name; repeatable)
+  --kernel NAME       fit only this kernel (source or device name; a
+                      template's name: each of its specializations; repeatable)
   --min-samples N     fewest usable samples a kernel needs (default 6)
   --json              print the fit report as JSON instead of the table
   --timings           record in fit-report.json how many host seconds each

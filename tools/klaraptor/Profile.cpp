@@ -23,6 +23,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -405,6 +406,13 @@ int runProfile(const Args &A) {
               Done, Done == 1 ? "" : "s", Skipped, Failed, Total,
               DbPath.c_str());
   size_t AllSamples = 0;
+  // Columns as wide as the longest names (a template's specializations have
+  // long ones), at least 20 and 32 characters.
+  int SourceWidth = 20, DeviceWidth = 32;
+  for (const profiledb::KernelRow &K : Kernels) {
+    SourceWidth = std::max(SourceWidth, int(K.sourceName().size()));
+    DeviceWidth = std::max(DeviceWidth, int(K.Name.size()));
+  }
   for (const profiledb::KernelRow &K : Kernels) {
     std::vector<profiledb::SampleRow> Rows;
     if (!Db->samplesOf(K.Id, Rows, Error)) {
@@ -419,9 +427,9 @@ int runProfile(const Args &A) {
     }
     AllSamples += Rows.size();
     // The source name first, the device name as the second field.
-    std::printf("  %-20s %-32s %4zu data sizes, %5zu samples (%zu ok)\n",
-                K.sourceName().c_str(), K.Name.c_str(), Data.size(),
-                Rows.size(), Ok);
+    std::printf("  %-*s %-*s %4zu data sizes, %5zu samples (%zu ok)\n",
+                SourceWidth, K.sourceName().c_str(), DeviceWidth,
+                K.Name.c_str(), Data.size(), Rows.size(), Ok);
     const profiledb::FailedShapes Failed = profiledb::failedShapes(Rows);
     if (!Failed.Blocks.empty()) {
       const bool One = Failed.Blocks.size() == 1;

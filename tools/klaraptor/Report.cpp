@@ -55,7 +55,8 @@ best/chosen, the ratio of their measured times (1 = the model chose the best).
 
 OPTIONS:
   --db FILE           the profile database (default klaraptor-profile.db)
-  --kernel NAME       report only this kernel (device or source name)
+  --kernel NAME       report only this kernel (device or source name; a
+                      template's name: each of its specializations)
   --size NAME=V,...   the data tuple shown per shape (default: the largest
                       measured one, by the product of its values)
   --device PROFILE    the device profile whose MWP-CWP parameters the model

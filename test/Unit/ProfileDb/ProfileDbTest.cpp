@@ -1,8 +1,8 @@
 //===- ProfileDbTest.cpp - Tests of the profile database ------------------===//
 ///
 /// \file
-/// The profile database: a round trip of runs, kernels, sweeps and metrics;
-/// the resume query; the schema version check; a corrupt file; two writers
+/// The profile database: kernels' names; a round trip of runs, kernels,
+/// sweeps and metrics; the resume query; the schema version check; a corrupt file; two writers
 /// with separate connections.
 ///
 //===----------------------------------------------------------------------===//
@@ -64,6 +64,40 @@ TEST(ProfileDb, JsonCanonical) {
   EXPECT_FALSE(dataFromJson("{\"N\":1", Back));
   EXPECT_EQ(specHash("abc").size(), 16u);
   EXPECT_NE(specHash("abc"), specHash("abd"));
+}
+
+TEST(ProfileDb, KernelNames) {
+  KernelRow Plain{1, "_Z5saxpyPfPKffi", "klaraptor v1\nkernel saxpy\n"};
+  EXPECT_EQ(Plain.sourceName(), "saxpy");
+  EXPECT_EQ(Plain.displayName(), "saxpy (_Z5saxpyPfPKffi)");
+  EXPECT_TRUE(Plain.isNamed("saxpy"));
+  EXPECT_TRUE(Plain.isNamed("_Z5saxpyPfPKffi"));
+  EXPECT_FALSE(Plain.isNamed("sax"));
+  EXPECT_FALSE(Plain.isNamed(""));
+
+  // A specialization of a kernel template: its own name, and the
+  // template's name without the arguments.
+  KernelRow Spec{2, "_ZN2ns4axpyIfEEvPT_PKS1_S1_i",
+                 "klaraptor v1\nkernel ns::axpy<float>\nloc a.cu:1:9\n"};
+  EXPECT_EQ(Spec.sourceName(), "ns::axpy<float>");
+  EXPECT_TRUE(Spec.isNamed("ns::axpy<float>"));
+  EXPECT_TRUE(Spec.isNamed("ns::axpy"));
+  EXPECT_TRUE(Spec.isNamed("_ZN2ns4axpyIfEEvPT_PKS1_S1_i"));
+  EXPECT_FALSE(Spec.isNamed("axpy"));
+  EXPECT_FALSE(Spec.isNamed("ns::axpy<double>"));
+  EXPECT_FALSE(Spec.isNamed("ns::axpy<"));
+
+  // Nested arguments: only the outermost list is dropped.
+  KernelRow Nested{3, "_Z1kI4pairIiiEEvv",
+                   "klaraptor v1\nkernel k<pair<int, int>, 3>\n"};
+  EXPECT_TRUE(Nested.isNamed("k"));
+  EXPECT_FALSE(Nested.isNamed("k<pair"));
+  EXPECT_FALSE(Nested.isNamed("k<pair<int, int>"));
+
+  // No `kernel` line: the device name is the source name.
+  KernelRow Bare{4, "foo", "klaraptor v1\n"};
+  EXPECT_EQ(Bare.sourceName(), "foo");
+  EXPECT_EQ(Bare.displayName(), "foo");
 }
 
 TEST(ProfileDb, RoundTrip) {
