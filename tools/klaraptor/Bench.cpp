@@ -728,21 +728,25 @@ int runBench(const Args &A) {
                    "best | best time | chosen time | best/chosen | "
                    "best/requested |\n|---|---|---|---:|---|---|---|---:|---:|"
                    "---:|---:|\n";
-  std::printf("\n%-12s %-14s %-18s %6s %-10s %-10s %-10s %11s %11s %7s %7s\n",
-              "program", "kernel", "data", "shapes", "requested", "chosen",
-              "best", "best", "chosen", "b/c", "b/req");
+  // The name columns are as wide as their longest entry (a kernel
+  // template's specializations have long names), at least the usual widths.
+  int ProgramW = 12, KernelW = 14, DataW = 18;
+  for (const Row &R : Rows) {
+    ProgramW = std::max(ProgramW, int(R.Program.size()));
+    KernelW = std::max(KernelW, int(R.Kernel.size()));
+    DataW = std::max(DataW, int(R.Data.size()));
+  }
+  std::printf("\n%-*s %-*s %-*s %6s %-10s %-10s %-10s %11s %11s %7s %7s\n",
+              ProgramW, "program", KernelW, "kernel", DataW, "data", "shapes",
+              "requested", "chosen", "best", "best", "chosen", "b/c", "b/req");
   std::vector<double> Ratios, ReqRatios, DecisionNs;
   for (const Row &R : Rows) {
-    char Line[512];
-    std::snprintf(Line, sizeof(Line),
-                  "%-12s %-14s %-18s %6u %-10s %-10s %-10s %11s %11s %7.3f "
-                  "%7.3f\n",
-                  R.Program.c_str(), R.Kernel.c_str(), R.Data.c_str(),
-                  R.Candidates, R.Requested.c_str(), R.Chosen.c_str(),
-                  R.Best.c_str(), fmtNs(R.BestNs).c_str(),
-                  fmtNs(R.ChosenNs).c_str(), R.ratio(), R.ratioRequested());
-    std::fputs(Line, stdout);
-    char MdLine[512];
+    std::printf("%-*s %-*s %-*s %6u %-10s %-10s %-10s %11s %11s %7.3f %7.3f\n",
+                ProgramW, R.Program.c_str(), KernelW, R.Kernel.c_str(), DataW,
+                R.Data.c_str(), R.Candidates, R.Requested.c_str(),
+                R.Chosen.c_str(), R.Best.c_str(), fmtNs(R.BestNs).c_str(),
+                fmtNs(R.ChosenNs).c_str(), R.ratio(), R.ratioRequested());
+    char MdLine[2048];
     std::snprintf(MdLine, sizeof(MdLine),
                   "| %s | %s | %s | %u | %s | %s | %s | %s | %s | %.3f | "
                   "%.3f |\n",
@@ -783,10 +787,14 @@ int runBench(const Args &A) {
       "\n| program | samples | profile (host s) | fit (host s) | profile (" +
       Gpu + ") | exhaustive search (host s) | exhaustive search (" + Gpu +
       ") |\n|---|---:|---:|---:|---:|---:|---:|\n";
-  std::printf("\n%-12s %8s %10s %8s %12s %12s %14s\n", "program", "samples",
-              "profile s", "fit s", "profile GPU", "search s", "search GPU");
+  int CostProgramW = 12;
+  for (const Costs &C : AllCosts)
+    CostProgramW = std::max(CostProgramW, int(C.Program.size()));
+  std::printf("\n%-*s %8s %10s %8s %12s %12s %14s\n", CostProgramW, "program",
+              "samples", "profile s", "fit s", "profile GPU", "search s",
+              "search GPU");
   for (const Costs &C : AllCosts) {
-    std::printf("%-12s %8u %10.2f %8.2f %12s %12.2f %14s\n",
+    std::printf("%-*s %8u %10.2f %8.2f %12s %12.2f %14s\n", CostProgramW,
                 C.Program.c_str(), C.Samples, C.ProfileSeconds, C.FitSeconds,
                 fmtNs(C.ProfileGpuNs).c_str(), C.SearchSeconds,
                 fmtNs(C.SearchGpuNs).c_str());

@@ -365,8 +365,9 @@ void Runtime::explainCandidates(const LaunchRequest &R, std::string &Out,
 }
 
 /// A kernel's name as its source spells it: the demangled name without its
-/// parameter list (`matrix_scale`, `ns::k<int>`), or \p Mangled when it
-/// does not demangle (extern "C" kernels).
+/// parameter list and, for a template's specialization, without the return
+/// type the demangler prints first (`matrix_scale`, `ns::k<int>`), or
+/// \p Mangled when it does not demangle (extern "C" kernels).
 static std::string sourceName(const std::string &Mangled) {
   int Status = 0;
   char *D = abi::__cxa_demangle(Mangled.c_str(), nullptr, nullptr, &Status);
@@ -389,7 +390,14 @@ static std::string sourceName(const std::string &Mangled) {
       break;
     }
   }
-  return Cut == std::string::npos ? Name : Name.substr(0, Cut);
+  if (Cut != std::string::npos)
+    Name.resize(Cut);
+  // A template specialization's mangling encodes its return type, which
+  // the demangler prints first; a kernel's is always void.
+  static constexpr char Void[] = "void ";
+  if (Name.compare(0, sizeof Void - 1, Void) == 0)
+    Name.erase(0, sizeof Void - 1);
+  return Name;
 }
 
 void Runtime::explainOwn(const LaunchRequest &R,
