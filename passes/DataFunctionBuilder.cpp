@@ -70,21 +70,29 @@ Function *DataFunctionBuilder::build(const Twine &Name) {
 
 void DataFunctionBuilder::loadParams(Value *Args) {
   Type *Ptr = compat::ptrTy(M.getContext());
-  for (const ParamRef &P : Spec.Params) {
+  for (unsigned I = 0; I < Spec.Params.size(); ++I) {
+    const ParamRef &P = Spec.Params[I];
     // args[k] points to the storage of kernel parameter k, whatever the
     // parameters before it look like (structs by value included).
     Value *Slot =
         B.CreateConstInBoundsGEP1_64(Ptr, Args, P.Index, P.Name + ".slot");
     Value *Addr = B.CreateAlignedLoad(Ptr, Slot, Align(8), P.Name + ".addr");
     unsigned Bits = bitWidth(P.Type);
-    Value *Raw =
-        B.CreateAlignedLoad(B.getIntNTy(Bits), Addr, Align(Bits / 8), P.Name);
+    // A field of a struct parameter (`s.rows`) lies Offset bytes into its
+    // storage, which is aligned only as the struct is: a packed one's
+    // fields may be anywhere, so a field is read with alignment 1.
+    const bool Field = P.Offset != 0 || P.Name.find('.') != std::string::npos;
+    if (P.Offset)
+      Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Addr, P.Offset,
+                                          P.Name + ".field");
+    Value *Raw = B.CreateAlignedLoad(B.getIntNTy(Bits), Addr,
+                                     Align(Field ? 1 : Bits / 8), P.Name);
     Value *Wide = Raw;
     if (Bits < 64)
       Wide = isSigned(P.Type)
                  ? B.CreateSExt(Raw, B.getInt64Ty(), P.Name + ".i64")
                  : B.CreateZExt(Raw, B.getInt64Ty(), P.Name + ".i64");
-    Params[P.Index] = Wide;
+    Params[I] = Wide;
   }
 }
 

@@ -43,7 +43,7 @@ private:
   llvm::IRBuilder<> B;
   llvm::Function *F = nullptr;
   llvm::BasicBlock *ErrorBB = nullptr;
-  /// The i64 value of each kernel parameter the spec names, by index.
+  /// The i64 value of each ParamRef of the spec, by its position.
   llvm::DenseMap<unsigned, llvm::Value *> Params;
 
   void loadParams(llvm::Value *Args);

@@ -10,6 +10,7 @@
 #include "PragmaDiagnostics.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -20,6 +21,8 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <functional>
+#include <tuple>
 
 using namespace clang;
 
@@ -354,17 +357,24 @@ private:
       return fail();
     }
     QualType T = FD.getParamDecl(Index)->getType();
-    // A template's own parameter types may depend on its parameters: each
-    // specialization checks its own.
-    if (Template && T->isDependentType()) {
-      if (!Spec.findParam(Index))
-        Spec.Params.push_back({Index, Leaf.Name, IntType::I64});
-      return Expr::leaf(Expr::Kind::Param, Index);
+    // The fields named after the parameter: their byte offset in its storage.
+    std::string Path = Leaf.Name;
+    uint64_t Offset = 0;
+    for (const auto &[Field, FieldLoc] : Leaf.Fields) {
+      // A template's own parameter types may depend on its parameters: each
+      // specialization checks its own.
+      if (Template && T->isDependentType())
+        break;
+      if (!fieldOffset(T, Path, Field, FieldLoc, Offset))
+        return fail();
+      Path += "." + Field;
     }
+    if (Template && T->isDependentType())
+      return ref(Index, 0, Path, IntType::I64, Leaf.Loc);
     QualType C = T.getCanonicalType().getUnqualifiedType();
     // Plain integer types only: no bool, no enums, no _BitInt.
     if (!isa<BuiltinType>(C) || !C->isIntegerType() || C->isBooleanType()) {
-      report(Diags, Leaf.Loc, PragmaDiag::NonIntegerParam) << Leaf.Name << T;
+      report(Diags, Leaf.Loc, PragmaDiag::NonIntegerParam) << Path << T;
       return fail();
     }
     uint64_t Width = Ctx.getTypeSize(C);
@@ -376,16 +386,74 @@ private:
     case 32: IT = Signed ? IntType::I32 : IntType::U32; break;
     case 64: IT = Signed ? IntType::I64 : IntType::U64; break;
     default:
-      report(Diags, Leaf.Loc, PragmaDiag::ParamTooWide) << Leaf.Name << T;
+      report(Diags, Leaf.Loc, PragmaDiag::ParamTooWide) << Path << T;
       return fail();
     }
-    if (!Spec.findParam(Index))
-      Spec.Params.push_back({Index, Leaf.Name, IT});
-    return Expr::leaf(Expr::Kind::Param, Index);
+    return ref(Index, Offset, Path, IT, Leaf.Loc);
+  }
+
+  /// Steps from \p T, the type of \p Path, to its field \p Field: adds the
+  /// field's byte offset to \p Offset and sets \p T to its type.
+  bool fieldOffset(QualType &T, const std::string &Path,
+                   const std::string &Field, SourceLocation Loc,
+                   uint64_t &Offset) {
+    const auto *RT = T.getCanonicalType()->getAs<RecordType>();
+    const RecordDecl *RD = RT ? RT->getDecl()->getDefinition() : nullptr;
+    if (!RD || RD->isInvalidDecl()) {
+      report(Diags, Loc, PragmaDiag::FieldOfNonStruct) << Path << T;
+      return false;
+    }
+    // A field of an anonymous struct or union member is found through it.
+    for (NamedDecl *ND : RD->lookup(&Ctx.Idents.get(Field))) {
+      llvm::SmallVector<FieldDecl *, 2> Chain;
+      if (auto *FDecl = dyn_cast<FieldDecl>(ND))
+        Chain.push_back(FDecl);
+      else if (auto *IFD = dyn_cast<IndirectFieldDecl>(ND))
+        for (NamedDecl *Link : IFD->chain())
+          Chain.push_back(cast<FieldDecl>(Link));
+      else
+        continue;
+      for (FieldDecl *Link : Chain) {
+        if (Link->isBitField()) {
+          report(Diags, Loc, PragmaDiag::BitFieldParam) << Path + "." + Field;
+          return false;
+        }
+        const ASTRecordLayout &L = Ctx.getASTRecordLayout(Link->getParent());
+        Offset += L.getFieldOffset(Link->getFieldIndex()) / 8;
+      }
+      T = Chain.back()->getType();
+      return true;
+    }
+    report(Diags, Loc, PragmaDiag::NoSuchField) << Path << T << Field;
+    return false;
+  }
+
+  /// The leaf of kernel parameter \p Index's bytes at \p Offset, read as
+  /// \p Type, named \p Path in the spec.
+  std::unique_ptr<Expr> ref(unsigned Index, uint64_t Offset,
+                            const std::string &Path, IntType Type,
+                            SourceLocation Loc) {
+    int Ref = Spec.findParam(Index, uint32_t(Offset));
+    if (Ref >= 0 && (Spec.Params[size_t(Ref)].Type != Type ||
+                     Spec.Params[size_t(Ref)].Name != Path) && !Template) {
+      report(Diags, Loc, PragmaDiag::OverlappingFields)
+          << Spec.Params[size_t(Ref)].Name << Path;
+      return fail();
+    }
+    if (Ref < 0) {
+      Ref = int(Spec.Params.size());
+      Spec.Params.push_back({Index, uint32_t(Offset), Path, Type});
+    }
+    return Expr::leaf(Expr::Kind::Param, Ref);
   }
 
   std::unique_ptr<Expr> dataOrDim(const PragmaExpr &Leaf, const char *Clause) {
     static const char *const Dims[] = {"bx", "by", "bz"};
+    if (!Leaf.Fields.empty()) {
+      report(Diags, Leaf.Loc, PragmaDiag::FieldOutsideData)
+          << Leaf.path() << Clause;
+      return fail();
+    }
     for (int D = 0; D < 3; ++D)
       if (Leaf.Name == Dims[D])
         return Expr::leaf(Expr::Kind::BlockDim, D);
@@ -432,10 +500,30 @@ std::optional<KernelSpec> KernelAnnotator::buildSpec(const ParsedPragma &P,
   if (!R.Ok)
     return std::nullopt;
 
-  std::sort(Spec.Params.begin(), Spec.Params.end(),
-            [](const ParamRef &A, const ParamRef &B) {
-              return A.Index < B.Index;
-            });
+  // The spec lists the parameters in order (by position, then offset); the
+  // data expressions' leaves follow them to their new places.
+  std::vector<size_t> Order(Spec.Params.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    const ParamRef &X = Spec.Params[A], &Y = Spec.Params[B];
+    return std::tie(X.Index, X.Offset) < std::tie(Y.Index, Y.Offset);
+  });
+  std::vector<int64_t> NewPlace(Order.size());
+  std::vector<ParamRef> Sorted;
+  for (size_t I = 0; I < Order.size(); ++I) {
+    NewPlace[Order[I]] = int64_t(I);
+    Sorted.push_back(Spec.Params[Order[I]]);
+  }
+  Spec.Params = std::move(Sorted);
+  std::function<void(Expr &)> Renumber = [&](Expr &E) {
+    if (E.K == Expr::Kind::Param)
+      E.Value = NewPlace[size_t(E.Value)];
+    for (auto &A : E.Args)
+      Renumber(*A);
+  };
+  for (DataParam &D : Spec.Data)
+    Renumber(*D.Value);
   Spec.Candidates.K = P.Candidates;
   for (const PragmaCandidate &C : P.CandidateList) {
     std::array<uint32_t, 3> Shape = {1, 1, 1};

@@ -36,6 +36,17 @@ struct PragmaExpr {
   Expr::Callee Callee = Expr::Callee::Min;
   clang::SourceLocation Loc; ///< The literal, name, operator or callee.
   std::vector<std::unique_ptr<PragmaExpr>> Args;
+  /// A Name's field accesses in order (`d.size.rows`: size, rows), each
+  /// with the location of its name.
+  std::vector<std::pair<std::string, clang::SourceLocation>> Fields;
+
+  /// A Name with its fields as written: `d.size.rows`.
+  std::string path() const {
+    std::string S = Name;
+    for (const auto &F : Fields)
+      S += "." + F.first;
+    return S;
+  }
 };
 
 /// One `NAME = EXPR` of the data clause.

@@ -111,6 +111,22 @@ const DiagInfo Table[] = {
      "can name only the parameters before a pack"},
     {PragmaDiag::InstantiatedHere, Note,
      "in the kernel '%0' instantiated here"},
+    {PragmaDiag::ExpectedFieldName, Error,
+     "expected a field name after '%0.'"},
+    {PragmaDiag::FieldThroughPointer, Error,
+     "'->' cannot read '%0': the host does not read device memory; pass the "
+     "struct by value or the size as an integer parameter"},
+    {PragmaDiag::FieldOfNonStruct, Error,
+     "'%0' of type %1 has no fields; '.' reads a field of a struct parameter "
+     "passed by value"},
+    {PragmaDiag::NoSuchField, Error, "%1 has no field named '%2' (in '%0')"},
+    {PragmaDiag::BitFieldParam, Error,
+     "'%0' is a bit-field; 'data(...)' reads whole integer fields"},
+    {PragmaDiag::OverlappingFields, Error,
+     "'%0' and '%1' share their bytes (a union); name one of them"},
+    {PragmaDiag::FieldOutsideData, Error,
+     "'%0' cannot be used in '%1(...)'; a field of a kernel parameter goes in "
+     "'data(...)'"},
     {PragmaDiag::InternalError, Error,
      "internal error in '#pragma klaraptor': %0"},
 };

@@ -61,6 +61,13 @@ enum class PragmaDiag {
   UnknownName,
   ParamAfterPack,
   InstantiatedHere,
+  ExpectedFieldName,
+  FieldThroughPointer,
+  FieldOfNonStruct,
+  NoSuchField,
+  BitFieldParam,
+  OverlappingFields,
+  FieldOutsideData,
   InternalError,
 };
 

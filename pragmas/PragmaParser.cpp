@@ -502,6 +502,23 @@ std::unique_ptr<PragmaExpr> PragmaParser::parsePrimary() {
       }
       E->K = PragmaExpr::Kind::Name;
       E->Name = std::move(Name);
+      // Fields of a struct parameter passed by value: `d.rows`.
+      while (at(tok::period)) {
+        advance();
+        if (!at(tok::identifier)) {
+          diag(cur().getLocation(), PragmaDiag::ExpectedFieldName)
+              << E->path();
+          return nullptr;
+        }
+        E->Fields.push_back({cur().getIdentifierInfo()->getName().str(),
+                             cur().getLocation()});
+        advance();
+      }
+      if (at(tok::arrow)) {
+        diag(cur().getLocation(), PragmaDiag::FieldThroughPointer)
+            << E->path();
+        return nullptr;
+      }
       return E;
     }
     if (!F) {

@@ -156,7 +156,10 @@ Formula::fromSpec(const KernelSpec &S, const std::vector<std::string> &Vars,
         BlockVar[size_t(X.Value)] < 0)
       Missing = std::string("block dimension '") + BlockNames[X.Value] + "'";
     if (X.K == Expr::Kind::Param)
-      Missing = "kernel parameter $" + std::to_string(X.Value);
+      Missing = "kernel parameter '" +
+                (size_t(X.Value) < S.Params.size() ? S.Params[size_t(X.Value)].Name
+                                                   : "$" + std::to_string(X.Value)) +
+                "'";
   });
   if (!Missing.empty()) {
     Error = Missing + " is not a variable";

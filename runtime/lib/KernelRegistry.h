@@ -43,7 +43,7 @@ struct KernelEntry {
   const void *HostHandle = nullptr;
   klaraptor_data_fn DataFn = nullptr;
   std::optional<KernelSpec> Spec;
-  /// One past the largest kernel-parameter index the data expressions read.
+  /// How many values the data expressions read: the spec's ParamRefs.
   unsigned NumParamSlots = 0;
 
   History Hist;

@@ -153,8 +153,7 @@ klaraptor_status Runtime::registerKernel(const klaraptor_kernel_desc *K) {
                            std::to_string(N) +
                            "; its launches keep their configuration");
     }
-    for (const ParamRef &P : E->Spec->Params)
-      E->NumParamSlots = std::max(E->NumParamSlots, P.Index + 1);
+    E->NumParamSlots = unsigned(E->Spec->Params.size());
     if (E->Status != KLARAPTOR_OK)
       E->Spec.reset();
   }
@@ -243,20 +242,30 @@ klaraptor_status Runtime::launchCuFunction(void *Function,
 }
 
 /// Reads kernel parameter \p P from the launch's argument array.
+/// The value of \p T stored at \p At (a field of a packed struct may be
+/// unaligned, hence the copy).
+template <typename T> static int64_t load(const char *At) {
+  T V;
+  std::memcpy(&V, At, sizeof V);
+  return int64_t(V);
+}
+
 static bool readParam(void *const *Args, const ParamRef &P, int64_t &V) {
-  const void *Slot = Args[P.Index];
-  if (!Slot)
+  if (!Args[P.Index])
     return false;
+  // A field of a struct parameter lies P.Offset bytes into its storage.
+  const char *At = static_cast<const char *>(Args[P.Index]) + P.Offset;
   switch (P.Type) {
-  case IntType::I8: V = *static_cast<const int8_t *>(Slot); return true;
-  case IntType::U8: V = *static_cast<const uint8_t *>(Slot); return true;
-  case IntType::I16: V = *static_cast<const int16_t *>(Slot); return true;
-  case IntType::U16: V = *static_cast<const uint16_t *>(Slot); return true;
-  case IntType::I32: V = *static_cast<const int32_t *>(Slot); return true;
-  case IntType::U32: V = *static_cast<const uint32_t *>(Slot); return true;
-  case IntType::I64: V = *static_cast<const int64_t *>(Slot); return true;
+  case IntType::I8: V = load<int8_t>(At); return true;
+  case IntType::U8: V = load<uint8_t>(At); return true;
+  case IntType::I16: V = load<int16_t>(At); return true;
+  case IntType::U16: V = load<uint16_t>(At); return true;
+  case IntType::I32: V = load<int32_t>(At); return true;
+  case IntType::U32: V = load<uint32_t>(At); return true;
+  case IntType::I64: V = load<int64_t>(At); return true;
   case IntType::U64: {
-    uint64_t U = *static_cast<const uint64_t *>(Slot);
+    uint64_t U;
+    std::memcpy(&U, At, sizeof U);
     if (U > uint64_t(std::numeric_limits<int64_t>::max()))
       return false;
     V = int64_t(U);
@@ -314,8 +323,9 @@ bool Runtime::dataValues(KernelEntry &E, const klaraptor_launch_info *Info,
   }
   for (unsigned I = 0; I < E.NumParamSlots; ++I)
     Params[I] = 0;
-  for (const ParamRef &P : S.Params)
-    if (!readParam(Info->args, P, Params[P.Index])) {
+  for (size_t I = 0; I < S.Params.size(); ++I)
+    if (!readParam(Info->args, S.Params[I], Params[I])) {
+      const ParamRef &P = S.Params[I];
       Diags.reportOnce(LogLevel::Warn,
                        "kernel '" + Name + "': data expression failed: "
                                            "cannot read parameter $" +

@@ -137,11 +137,19 @@ unsigned KernelSpec::numFreeDims() const {
   return unsigned(FreeDims[0]) + unsigned(FreeDims[1]) + unsigned(FreeDims[2]);
 }
 
-const ParamRef *KernelSpec::findParam(unsigned Index) const {
-  for (const auto &P : Params)
-    if (P.Index == Index)
-      return &P;
-  return nullptr;
+int KernelSpec::findParam(unsigned Index, uint32_t Offset) const {
+  for (size_t I = 0; I < Params.size(); ++I)
+    if (Params[I].Index == Index && Params[I].Offset == Offset)
+      return int(I);
+  return -1;
+}
+
+/// How a ParamRef is referred to: `$3`, or `$2.8` for the field at byte 8.
+static std::string paramKey(const ParamRef &P) {
+  std::string K = std::to_string(P.Index);
+  if (P.Offset)
+    K += "." + std::to_string(P.Offset);
+  return K;
 }
 
 static const char *const BlockDimNames[3] = {"bx", "by", "bz"};
@@ -168,7 +176,10 @@ static void printInto(const Expr &E, const KernelSpec &S, std::string &Out) {
     Out += BlockDimNames[E.Value];
     return;
   case Expr::Kind::Param:
-    Out += "$" + std::to_string(E.Value);
+    if (E.Value >= 0 && size_t(E.Value) < S.Params.size())
+      Out += "$" + paramKey(S.Params[size_t(E.Value)]);
+    else
+      Out += "<param" + std::to_string(E.Value) + ">";
     return;
   case Expr::Kind::Unary:
     Out += "(";
@@ -209,8 +220,7 @@ std::string printKernelSpec(const KernelSpec &S) {
   Out += "\nkernel " + S.KernelName;
   Out += "\nloc " + S.Location;
   for (const auto &P : S.Params)
-    Out += "\nparam " + std::to_string(P.Index) + " " + P.Name + " " +
-           spelling(P.Type);
+    Out += "\nparam " + paramKey(P) + " " + P.Name + " " + spelling(P.Type);
   for (const auto &D : S.Data)
     Out += "\ndata " + D.Name + " " + printExpr(*D.Value, S);
   Out += "\nblock";
@@ -444,25 +454,42 @@ private:
     if (C == '$') {
       size_t Dollar = Pos;
       ++Pos;
-      size_t Start = Pos;
-      int64_t V = 0;
-      while (Pos < T.size() && std::isdigit((unsigned char)T[Pos]) && V < 1000000)
-        V = V * 10 + (T[Pos++] - '0');
-      if (Pos == Start) {
+      // $INDEX, or $INDEX.OFFSET for a field of a struct parameter.
+      auto Number = [&](int64_t &V) {
+        size_t Start = Pos;
+        V = 0;
+        while (Pos < T.size() && std::isdigit((unsigned char)T[Pos]) &&
+               V < 1000000)
+          V = V * 10 + (T[Pos++] - '0');
+        return Pos > Start;
+      };
+      int64_t V = 0, Offset = 0;
+      if (!Number(V)) {
         fail("expected a parameter index after '$'");
         return nullptr;
+      }
+      if (Pos < T.size() && T[Pos] == '.') {
+        ++Pos;
+        if (!Number(Offset)) {
+          fail("expected a byte offset after '$" + std::to_string(V) + ".'");
+          return nullptr;
+        }
       }
       if (!AllowParams) {
         Pos = Dollar;
         fail("kernel parameters may appear only in data expressions");
         return nullptr;
       }
-      if (!S.findParam(unsigned(V))) {
+      int Ref = S.findParam(unsigned(V), uint32_t(Offset));
+      if (Ref < 0) {
+        std::string Key = std::to_string(V);
+        if (Offset)
+          Key += "." + std::to_string(Offset);
         Pos = Dollar;
-        fail("parameter $" + std::to_string(V) + " has no 'param' line");
+        fail("parameter $" + Key + " has no 'param' line");
         return nullptr;
       }
-      return Expr::leaf(Expr::Kind::Param, V);
+      return Expr::leaf(Expr::Kind::Param, Ref);
     }
     if (std::isalpha((unsigned char)C) || C == '_') {
       size_t Start = Pos;
@@ -583,17 +610,37 @@ std::optional<KernelSpec> parseKernelSpec(const std::string &Text,
       S.Location = Rest;
     } else if (Key == "param") {
       std::istringstream P(Rest);
-      long long Index = -1;
-      std::string Name, Type, Extra;
-      if (!(P >> Index >> Name >> Type) || (P >> Extra) || Index < 0)
-        return Fail("expected 'param INDEX NAME TYPE'");
+      std::string Key, Name, Type, Extra;
+      if (!(P >> Key >> Name >> Type) || (P >> Extra))
+        return Fail("expected 'param INDEX NAME TYPE' or "
+                    "'param INDEX.OFFSET NAME TYPE'");
+      // INDEX, or INDEX.OFFSET: a field at byte OFFSET of a struct parameter.
+      auto Digits = [](const std::string &T, uint64_t Max, uint64_t &V) {
+        V = 0;
+        if (T.empty() || T.size() > 7)
+          return false;
+        for (char C : T) {
+          if (!std::isdigit((unsigned char)C))
+            return false;
+          V = V * 10 + uint64_t(C - '0');
+        }
+        return V <= Max;
+      };
+      size_t Dot = Key.find('.');
+      uint64_t Index = 0, Offset = 0;
+      if (!Digits(Key.substr(0, Dot), 1000000, Index) ||
+          (Dot != std::string::npos &&
+           !Digits(Key.substr(Dot + 1), 65535, Offset)))
+        return Fail("expected a parameter index or INDEX.OFFSET (an offset "
+                    "below 65536), found '" + Key + "'");
       ParamRef R;
       R.Index = unsigned(Index);
+      R.Offset = uint32_t(Offset);
       R.Name = Name;
       if (!parseIntType(Type, R.Type))
         return Fail("unknown parameter type '" + Type + "'");
-      if (S.findParam(R.Index))
-        return Fail("parameter " + std::to_string(Index) + " given twice");
+      if (S.findParam(R.Index, R.Offset) >= 0)
+        return Fail("parameter " + paramKey(R) + " given twice");
       S.Params.push_back(std::move(R));
     } else if (Key == "data") {
       size_t Sp2 = Rest.find(' ');

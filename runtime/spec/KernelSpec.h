@@ -37,7 +37,7 @@ struct Expr {
     Literal,  ///< Value
     Data,     ///< Index into the spec's data parameters
     BlockDim, ///< Index 0, 1, 2 for bx, by, bz
-    Param,    ///< Index of the kernel parameter ($k)
+    Param,    ///< Index into the spec's Params ($k or $k.offset)
     Unary,    ///< Op is '-' or '!'; Args[0]
     Binary,   ///< Op; Args[0], Args[1]
     Call      ///< Callee; Args
@@ -48,7 +48,10 @@ struct Expr {
   enum class Callee { CeilDiv, Min, Max };
 
   Kind K = Kind::Literal;
-  int64_t Value = 0; ///< Literal value, or the index for Data/BlockDim/Param.
+  /// Literal value, or the index for Data/BlockDim/Param (for Param the
+  /// position of its ParamRef in KernelSpec::Params, not the kernel
+  /// parameter's position: a struct parameter may have several).
+  int64_t Value = 0;
   Op O = Op::Add;
   Callee F = Callee::Min;
   std::vector<std::unique_ptr<Expr>> Args;
@@ -75,10 +78,12 @@ const char *spelling(IntType T);
 unsigned bitWidth(IntType T);
 bool isSigned(IntType T);
 
-/// A kernel parameter that a data expression reads.
+/// A kernel parameter, or an integer field of a struct parameter passed by
+/// value, that a data expression reads.
 struct ParamRef {
-  unsigned Index = 0; ///< Position in the kernel's parameter list.
-  std::string Name;
+  unsigned Index = 0;  ///< Position in the kernel's parameter list.
+  uint32_t Offset = 0; ///< Byte offset of the field in the parameter's storage.
+  std::string Name;    ///< The parameter's name, or its field's: `d.rows`.
   IntType Type = IntType::I32;
 };
 
@@ -113,8 +118,9 @@ struct KernelSpec {
   CandidateSet Candidates;
 
   unsigned numFreeDims() const;
-  /// The ParamRef for kernel parameter \p Index, or null.
-  const ParamRef *findParam(unsigned Index) const;
+  /// The position in Params of the ParamRef that reads kernel parameter
+  /// \p Index at byte \p Offset, or -1.
+  int findParam(unsigned Index, uint32_t Offset = 0) const;
 };
 
 /// Prints \p E in the canonical, fully parenthesised form; names come from
@@ -133,7 +139,7 @@ struct EvalEnv {
   const int64_t *Data = nullptr;
   size_t NumData = 0;
   std::array<int64_t, 3> Block = {1, 1, 1};
-  const int64_t *Params = nullptr; ///< Indexed by kernel parameter position.
+  const int64_t *Params = nullptr; ///< Indexed like KernelSpec::Params.
   size_t NumParams = 0;
 };
 

@@ -6,8 +6,11 @@
 ///
 ///     #define __global__ __attribute__((global))
 ///     #define K <the input's second line, if any>
+///     struct Dims { int rows; long cols; struct { short x; } inner;
+///                   unsigned flags : 3; };
 ///     #pragma klaraptor <the input's first line>
-///     __global__ void kern(int n, int m, long len, float *p, const int *q) {}
+///     __global__ void kern(int n, int m, long len, float *p, const int *q,
+///                          Dims d) {}
 ///
 /// compiled with -fsyntax-only on the host side, so the pragma is lexed with
 /// macro expansion, parsed, resolved against the kernel's parameters and
@@ -138,9 +141,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Source = "#define __global__ __attribute__((global))\n";
   if (!Macro.empty())
     Source += "#define K " + Macro + "\n";
+  Source += "struct Dims { int rows; long cols; struct { short x; } inner; "
+            "unsigned flags : 3; };\n";
   Source += "#pragma klaraptor " + Pragma +
             "\n__global__ void kern(int n, int m, long len, float *p, "
-            "const int *q) {}\n";
+            "const int *q, Dims d) {}\n";
 
   auto Invocation = std::make_shared<CompilerInvocation>(*Base);
   Invocation->getPreprocessorOpts().addRemappedFile(

@@ -562,6 +562,29 @@ TEST_F(RuntimeTest, DataFromTheArgumentsThroughTheSpec) {
             1u);
 }
 
+TEST_F(RuntimeTest, DataFromFieldsOfAStructParameterThroughTheSpec) {
+  // Two fields of a struct parameter, one of them unaligned (a packed
+  // struct), and a plain parameter after it.
+  TestKernel K("klaraptor v1\nkernel k\nparam 0.1 s.rows i32\n"
+               "param 0.5 s.cols u16\nparam 1 n i32\n"
+               "data N (($0.1 * $0.5) + $1)\nblock bx\n"
+               "grid ceildiv(N, bx)\ncandidates pow2\n",
+               "k");
+  TestModel M(closestTo(32));
+  R->registerModel("k", &M.Model);
+  unsigned char S[8] = {0};
+  int32_t Rows = 30;
+  uint16_t Cols = 100;
+  std::memcpy(S + 1, &Rows, 4);
+  std::memcpy(S + 5, &Cols, 2);
+  int32_t N = 200;
+  void *Args[2] = {S, &N};
+  Launch L({});
+  L.Info.args = Args;
+  EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_OK);
+  EXPECT_EQ(L.grid()[0], 100u); // ceildiv(30 * 100 + 200, 32)
+}
+
 TEST_F(RuntimeTest, ModeOffKeepsEveryLaunch) {
   start(Config::parse("off", nullptr, nullptr));
   TestKernel K(oneDimSpec("k"), "k");

@@ -396,11 +396,65 @@ TEST(SpecEvaluator, UnboundNamesAreErrors) {
   KernelSpec P = parseOrDie("klaraptor v1\nkernel k\nparam 2 n i32\n"
                             "data N ($2 * 2)\nblock bx\ngrid 1\n");
   EXPECT_EQ(evaluate(*P.Data[0].Value, Env, V), EvalStatus::Unbound);
-  int64_t Params[3] = {0, 0, 21};
+  // Values come in the order of the spec's param lines: $2 is the first.
+  int64_t Params[1] = {21};
   Env.Params = Params;
-  Env.NumParams = 3;
+  Env.NumParams = 1;
   ASSERT_EQ(evaluate(*P.Data[0].Value, Env, V), EvalStatus::Ok);
   EXPECT_EQ(V, 42);
+}
+
+TEST(SpecParser, FieldsOfStructParameters) {
+  // Two fields of parameter 1 (at bytes 0 and 8) and parameter 3.
+  const char *Text = "klaraptor v1\nkernel fill\nloc s.cu:6:9\n"
+                     "param 1 s.rows i32\nparam 1.8 s.cols i64\n"
+                     "param 3 n u16\ndata R $1\ndata C ($1.8 + $3)\n"
+                     "block bx by\ngrid ceildiv(C, bx)\ngrid ceildiv(R, by)\n"
+                     "grid 1\ncandidates pow2\n";
+  KernelSpec S = parseOrDie(Text);
+  ASSERT_EQ(S.Params.size(), 3u);
+  EXPECT_EQ(S.Params[1].Index, 1u);
+  EXPECT_EQ(S.Params[1].Offset, 8u);
+  EXPECT_EQ(S.Params[1].Name, "s.cols");
+  EXPECT_EQ(S.Params[1].Type, IntType::I64);
+  EXPECT_EQ(S.findParam(1, 8), 1);
+  EXPECT_EQ(S.findParam(1, 4), -1);
+  EXPECT_EQ(S.findParam(3), 2);
+  EXPECT_EQ(printKernelSpec(S), Text);
+  // Each field has its own value.
+  int64_t Params[3] = {100, 70, 5};
+  EvalEnv Env;
+  Env.Params = Params;
+  Env.NumParams = 3;
+  int64_t R = 0, C = 0;
+  ASSERT_EQ(evaluate(*S.Data[0].Value, Env, R), EvalStatus::Ok);
+  ASSERT_EQ(evaluate(*S.Data[1].Value, Env, C), EvalStatus::Ok);
+  EXPECT_EQ(R, 100);
+  EXPECT_EQ(C, 75);
+  // Offset 0 is the parameter's own index; "1.0" prints as "1".
+  KernelSpec Z = parseOrDie("klaraptor v1\nkernel k\nparam 1.0 s.rows i32\n"
+                            "data R $1.0\nblock bx\ngrid 1\n");
+  EXPECT_NE(printKernelSpec(Z).find("param 1 s.rows i32\ndata R $1\n"),
+            std::string::npos);
+
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nparam 1.8 a i32\n"
+                       "param 1.8 b i32\n"),
+            "spec line 4: parameter 1.8 given twice");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nparam 1.65536 a i32\n"),
+            "spec line 3: expected a parameter index or INDEX.OFFSET (an "
+            "offset below 65536), found '1.65536'");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nparam x a i32\n"),
+            "spec line 3: expected a parameter index or INDEX.OFFSET (an "
+            "offset below 65536), found 'x'");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nparam 1. a i32\n"),
+            "spec line 3: expected a parameter index or INDEX.OFFSET (an "
+            "offset below 65536), found '1.'");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nparam 1.8 a i32\n"
+                       "data N $1.4\n"),
+            "spec line 4: parameter $1.4 has no 'param' line at column 8");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nparam 1.8 a i32\n"
+                       "data N $1.\n"),
+            "spec line 4: expected a byte offset after '$1.' at column 11");
 }
 
 TEST(SpecEvaluator, DescribeNamesEveryStatus) {
