@@ -8,6 +8,7 @@
 ///       -passes=klaraptor-io-builder -S in.ll -o out.ll
 //===----------------------------------------------------------------------===//
 #include "IOBuilder.h"
+#include "PassRegistration.h"
 
 #include "DataFunctionBuilder.h"
 #include "KernelSpec.h"
@@ -616,21 +617,7 @@ PreservedAnalyses IOBuilderPass::run(Module &M, ModuleAnalysisManager &) {
 }
 
 void registerIOBuilder(PassBuilder &PB) {
-  PB.registerPipelineParsingCallback(
-      [](StringRef Name, ModulePassManager &MPM,
-         ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != IOBuilderPass::Name)
-          return false;
-        MPM.addPass(IOBuilderPass());
-        return true;
-      });
-  // At the start of every default pipeline, -O0 included: before the
-  // inliner copies the stubs' launches into their callers, and once per
-  // module (clang builds one pipeline per module).
-  PB.registerPipelineStartEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(IOBuilderPass());
-      });
+  registerModulePass<IOBuilderPass>(PB);
 }
 
 } // namespace klaraptor

@@ -7,8 +7,8 @@
 ///   opt -load-pass-plugin=KlaraptorPlugin.so -passes=klaraptor-io-builder ...
 ///
 /// This is the only file that registers anything: the `#pragma klaraptor`
-/// handler, the frontend action that attaches parsed pragmas to kernels, and
-/// the IO-builder pass.
+/// handler, the frontend action that attaches parsed pragmas to kernels, the
+/// device-names pass and the IO-builder pass.
 ///
 /// The plugin links no Clang library: inside clang the Clang symbols come from
 /// clang's own libclang-cpp, and they are weak references (see
@@ -17,6 +17,7 @@
 /// registration). So the frontend half registers itself only when clang is
 /// the host; in opt only the pass is there.
 //===----------------------------------------------------------------------===//
+#include "DeviceNames.h"
 #include "IOBuilder.h"
 #include "KlaraptorPragma.h"
 #include "LLVMCompat.h"
@@ -48,5 +49,10 @@ void registerFrontend() {
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "klaraptor", "0.1.0",
-          [](llvm::PassBuilder &PB) { klaraptor::registerIOBuilder(PB); }};
+          [](llvm::PassBuilder &PB) {
+            // In this order: the IO-builder reads the names the device-names
+            // pass gives the kernels.
+            klaraptor::registerDeviceNames(PB);
+            klaraptor::registerIOBuilder(PB);
+          }};
 }

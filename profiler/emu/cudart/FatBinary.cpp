@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "FatBinary.h"
 
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
@@ -83,7 +84,12 @@ bool fatbinFromWrapper(const void *Wrapper, const uint8_t *&Fatbin,
 }
 
 bool parseFatbin(const uint8_t *Data, std::vector<FatbinEntry> &Entries,
-                 std::string &Error) {
+                 std::string &Error, uint64_t Available) {
+  if (Available < 16) {
+    Error = "fatbin of " + std::to_string(Available) +
+            " bytes is shorter than its header";
+    return false;
+  }
   uint32_t Magic = readAt<uint32_t>(Data);
   if (Magic != FatbinMagic) {
     Error = "fatbin magic is " + hex(Magic) + ", expected " + hex(FatbinMagic);
@@ -91,7 +97,8 @@ bool parseFatbin(const uint8_t *Data, std::vector<FatbinEntry> &Entries,
   }
   uint16_t HeaderSize = readAt<uint16_t>(Data + 6);
   uint64_t Size = readAt<uint64_t>(Data + 8);
-  if (HeaderSize < 16 || Size > (uint64_t(1) << 34)) {
+  if (HeaderSize < 16 || Size > (uint64_t(1) << 34) ||
+      HeaderSize > Available || Size > Available - HeaderSize) {
     Error = "fatbin header is malformed (header size " +
             std::to_string(HeaderSize) + ", size " + std::to_string(Size) + ")";
     return false;
@@ -165,68 +172,95 @@ bool entryPayload(const FatbinEntry &E, std::string &Out, std::string &Error) {
   return true;
 }
 
+namespace {
+
+/// The sections of a 64-bit little-endian ELF file, bounds checked.
+struct ElfFile {
+  struct Section {
+    uint32_t Name = 0, Type = 0, Link = 0;
+    uint64_t Offset = 0, Size = 0;
+  };
+  const uint8_t *Data = nullptr;
+  size_t Size = 0;
+  std::vector<Section> Sections;
+  const Section *ShStr = nullptr, *SymTab = nullptr, *SymStr = nullptr;
+
+  bool load(const uint8_t *Elf, size_t ElfSize, std::string &Error) {
+    Data = Elf;
+    Size = ElfSize;
+    auto Fail = [&](const std::string &M) {
+      Error = "cubin: " + M;
+      return false;
+    };
+    if (Size < 64 || std::memcmp(Elf,
+                                 "\x7f"
+                                 "ELF",
+                                 4) != 0)
+      return Fail("not an ELF file");
+    if (Elf[4] != 2 || Elf[5] != 1)
+      return Fail("not a 64-bit little-endian ELF file");
+    uint64_t ShOff = readAt<uint64_t>(Elf + 0x28);
+    uint16_t ShEntSize = readAt<uint16_t>(Elf + 0x3A);
+    uint16_t ShNum = readAt<uint16_t>(Elf + 0x3C);
+    uint16_t ShStrNdx = readAt<uint16_t>(Elf + 0x3E);
+    if (ShEntSize < 64 || ShOff > Size ||
+        uint64_t(ShNum) * ShEntSize > Size - ShOff || ShStrNdx >= ShNum)
+      return Fail("section headers out of bounds");
+    Sections.resize(ShNum);
+    for (unsigned I = 0; I < ShNum; ++I) {
+      const uint8_t *H = Elf + ShOff + uint64_t(I) * ShEntSize;
+      Section &S = Sections[I];
+      S.Name = readAt<uint32_t>(H);
+      S.Type = readAt<uint32_t>(H + 4);
+      S.Offset = readAt<uint64_t>(H + 0x18);
+      S.Size = readAt<uint64_t>(H + 0x20);
+      S.Link = readAt<uint32_t>(H + 0x28);
+      if (S.Type != 8 /*SHT_NOBITS*/ &&
+          (S.Offset > Size || S.Size > Size - S.Offset))
+        return Fail("section " + std::to_string(I) + " out of bounds");
+    }
+    ShStr = &Sections[ShStrNdx];
+    // The symbol table and its names.
+    for (const Section &S : Sections)
+      if (S.Type == 2 /*SHT_SYMTAB*/)
+        SymTab = &S;
+    if (!SymTab || SymTab->Link >= ShNum)
+      return Fail("no symbol table");
+    SymStr = &Sections[SymTab->Link];
+    return true;
+  }
+
+  std::string stringAt(const Section &Table, uint64_t Off) const {
+    if (Off >= Table.Size)
+      return {};
+    const char *B = reinterpret_cast<const char *>(Data + Table.Offset + Off);
+    return std::string(B, strnlen(B, Table.Size - Off));
+  }
+  std::string sectionName(const Section &S) const {
+    return stringAt(*ShStr, S.Name);
+  }
+  uint64_t numSymbols() const { return SymTab->Size / 24; }
+  /// The Elf64_Sym at \p Index.
+  const uint8_t *symbol(uint64_t Index) const {
+    return Data + SymTab->Offset + Index * 24;
+  }
+  std::string symbolName(uint64_t Index) const {
+    if (Index >= numSymbols())
+      return {};
+    return stringAt(*SymStr, readAt<uint32_t>(symbol(Index)));
+  }
+};
+
+} // namespace
+
 bool readCubin(const uint8_t *Elf, size_t Size,
                std::map<std::string, CubinFunction> &Functions,
                std::string &Error) {
-  auto Fail = [&](const std::string &M) {
-    Error = "cubin: " + M;
+  ElfFile F;
+  if (!F.load(Elf, Size, Error))
     return false;
-  };
-  if (Size < 64 || std::memcmp(Elf,
-                               "\x7f"
-                               "ELF",
-                               4) != 0)
-    return Fail("not an ELF file");
-  if (Elf[4] != 2 || Elf[5] != 1)
-    return Fail("not a 64-bit little-endian ELF file");
-  uint64_t ShOff = readAt<uint64_t>(Elf + 0x28);
-  uint16_t ShEntSize = readAt<uint16_t>(Elf + 0x3A);
-  uint16_t ShNum = readAt<uint16_t>(Elf + 0x3C);
-  uint16_t ShStrNdx = readAt<uint16_t>(Elf + 0x3E);
-  if (ShEntSize < 64 || ShOff > Size ||
-      uint64_t(ShNum) * ShEntSize > Size - ShOff || ShStrNdx >= ShNum)
-    return Fail("section headers out of bounds");
-  struct Section {
-    uint32_t Name, Type, Link;
-    uint64_t Offset, Size;
-  };
-  std::vector<Section> Sections(ShNum);
-  for (unsigned I = 0; I < ShNum; ++I) {
-    const uint8_t *H = Elf + ShOff + uint64_t(I) * ShEntSize;
-    Section &S = Sections[I];
-    S.Name = readAt<uint32_t>(H);
-    S.Type = readAt<uint32_t>(H + 4);
-    S.Offset = readAt<uint64_t>(H + 0x18);
-    S.Size = readAt<uint64_t>(H + 0x20);
-    S.Link = readAt<uint32_t>(H + 0x28);
-    if (S.Type != 8 /*SHT_NOBITS*/ &&
-        (S.Offset > Size || S.Size > Size - S.Offset))
-      return Fail("section " + std::to_string(I) + " out of bounds");
-  }
-  auto StringAt = [&](const Section &Table, uint64_t Off) -> std::string {
-    if (Off >= Table.Size)
-      return {};
-    const char *B = reinterpret_cast<const char *>(Elf + Table.Offset + Off);
-    return std::string(B, strnlen(B, Table.Size - Off));
-  };
-  const Section &ShStr = Sections[ShStrNdx];
-  // The symbol table and its names.
-  const Section *SymTab = nullptr;
-  for (const Section &S : Sections)
-    if (S.Type == 2 /*SHT_SYMTAB*/)
-      SymTab = &S;
-  if (!SymTab || SymTab->Link >= ShNum)
-    return Fail("no symbol table");
-  const Section &SymStr = Sections[SymTab->Link];
-  uint64_t NumSyms = SymTab->Size / 24;
-  auto SymbolName = [&](uint32_t Index) -> std::string {
-    if (Index >= NumSyms)
-      return {};
-    const uint8_t *Sym = Elf + SymTab->Offset + uint64_t(Index) * 24;
-    return StringAt(SymStr, readAt<uint32_t>(Sym));
-  };
-  for (const Section &S : Sections) {
-    std::string Name = StringAt(ShStr, S.Name);
+  for (const ElfFile::Section &S : F.Sections) {
+    std::string Name = F.sectionName(S);
     if (Name != ".nv.info" && Name.rfind(".nv.info.", 0) != 0)
       continue;
     const uint8_t *P = Elf + S.Offset, *End = P + S.Size;
@@ -236,25 +270,72 @@ bool readCubin(const uint8_t *Elf, size_t Size,
       P += 4;
       if (Format != 4 /*EIFMT_SVAL*/)
         continue;
-      if (End - P < SizeOrValue)
-        return Fail("attribute runs past the end of " + Name);
+      if (End - P < SizeOrValue) {
+        Error = "cubin: attribute runs past the end of " + Name;
+        return false;
+      }
       if ((Attribute == 0x2F /*EIATTR_REGCOUNT*/ ||
            Attribute == 0x11 /*EIATTR_FRAME_SIZE*/) &&
           SizeOrValue == 8) {
-        std::string Fn = SymbolName(readAt<uint32_t>(P));
+        std::string Fn = F.symbolName(readAt<uint32_t>(P));
         uint32_t Value = readAt<uint32_t>(P + 4);
         if (!Fn.empty()) {
-          CubinFunction &F = Functions[Fn];
+          CubinFunction &C = Functions[Fn];
           if (Attribute == 0x2F) {
-            F.Registers = Value;
-            F.HasRegisters = true;
+            C.Registers = Value;
+            C.HasRegisters = true;
           } else {
-            F.FrameSize = Value;
+            C.FrameSize = Value;
           }
         }
       }
       P += SizeOrValue;
     }
+  }
+  return true;
+}
+
+bool entryFunctionNames(const FatbinEntry &E, std::set<std::string> &Names,
+                        std::string &Error) {
+  std::string Payload;
+  if (!entryPayload(E, Payload, Error))
+    return false;
+  if (E.Kind == FatbinEntry::Elf) {
+    ElfFile F;
+    if (!F.load(reinterpret_cast<const uint8_t *>(Payload.data()),
+                Payload.size(), Error))
+      return false;
+    for (uint64_t I = 1; I < F.numSymbols(); ++I)
+      if ((F.symbol(I)[4] & 0xf) == 2 /*STT_FUNC*/) {
+        std::string Name = F.symbolName(I);
+        if (!Name.empty())
+          Names.insert(std::move(Name));
+      }
+    return true;
+  }
+  if (E.Kind != FatbinEntry::Ptx) {
+    Error = "fatbin entry of unknown kind " + std::to_string(E.Kind);
+    return false;
+  }
+  // `.entry NAME(` (after `.visible`, `.weak` or nothing), in text that
+  // ends at its first NUL (the payload is padded).
+  Payload.resize(strnlen(Payload.data(), Payload.size()));
+  static constexpr char Entry[] = ".entry";
+  for (size_t At = Payload.find(Entry); At != std::string::npos;
+       At = Payload.find(Entry, At + 1)) {
+    size_t P = At + sizeof Entry - 1;
+    if ((At > 0 && !std::isspace((unsigned char)Payload[At - 1])) ||
+        P >= Payload.size() || !std::isspace((unsigned char)Payload[P]))
+      continue;
+    while (P < Payload.size() && std::isspace((unsigned char)Payload[P]))
+      ++P;
+    size_t Begin = P;
+    while (P < Payload.size() &&
+           (std::isalnum((unsigned char)Payload[P]) || Payload[P] == '_' ||
+            Payload[P] == '$' || Payload[P] == '.'))
+      ++P;
+    if (P > Begin)
+      Names.insert(Payload.substr(Begin, P - Begin));
   }
   return true;
 }

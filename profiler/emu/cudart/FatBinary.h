@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,9 +57,10 @@ bool fatbinFromWrapper(const void *Wrapper, const uint8_t *&Fatbin,
                        std::string &Error);
 
 /// The entries of the fatbin container at \p Data (its size is in its
-/// header).
+/// header; with \p Available, the bytes that may be read, the header's
+/// sizes are checked against it).
 bool parseFatbin(const uint8_t *Data, std::vector<FatbinEntry> &Entries,
-                 std::string &Error);
+                 std::string &Error, uint64_t Available = UINT64_MAX);
 
 /// The payload of \p E, decompressed if needed.
 bool entryPayload(const FatbinEntry &E, std::string &Out, std::string &Error);
@@ -74,6 +76,12 @@ struct CubinFunction {
 bool readCubin(const uint8_t *Elf, size_t Size,
                std::map<std::string, CubinFunction> &Functions,
                std::string &Error);
+
+/// Adds to \p Names the device names of the functions in entry \p E: the
+/// `.entry` names of a PTX entry, the function symbols of a cubin (the
+/// names a host registers its kernels under).
+bool entryFunctionNames(const FatbinEntry &E, std::set<std::string> &Names,
+                        std::string &Error);
 
 /// The code the emulator runs for a device of compute capability
 /// \p DeviceArch (e.g. 90), chosen from a fatbin's entries.
