@@ -59,7 +59,7 @@ std::set<std::string> fatbinNames(StringRef Fatbin) {
                           Entries, Error, Fatbin.size()))
     return Names;
   for (const emurt::FatbinEntry &E : Entries)
-    (void)emurt::entryFunctionNames(E, Names, Error); // what it can read
+    (void)emurt::entrySymbolNames(E, Names, Error); // what it can read
   return Names;
 }
 
@@ -76,56 +76,86 @@ GlobalVariable *makeName(Module &M, StringRef S) {
 
 } // namespace
 
+/// \p Name demangled, without the namespaces nvcc adds to make an entity
+/// of internal linkage unique to its file (`_INTERNAL_<hash>_<file>...`):
+/// the form under which clang's and nvcc's manglings of one entity agree.
+/// An unmangled name is its own form.
+std::string commonForm(const std::string &Name) {
+  std::string D = demangle(Name);
+  static constexpr StringRef Internal = "_INTERNAL_";
+  for (size_t At = D.find(Internal.data()); At != std::string::npos;
+       At = D.find(Internal.data(), At)) {
+    size_t End = D.find("::", At);
+    if ((At != 0 && (At < 2 || D.compare(At - 2, 2, "::") != 0)) ||
+        End == std::string::npos) {
+      At += Internal.size();
+      continue;
+    }
+    D.erase(At, End + 2 - At);
+  }
+  return D;
+}
+
 PreservedAnalyses DeviceNamesPass::run(Module &M, ModuleAnalysisManager &) {
   Triple T(M.getTargetTriple());
   if (T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV())
     return PreservedAnalyses::all();
   // __cudaRegisterFunction(handle, ptr stub, ptr deviceFun, ptr deviceName,
-  // i32 limit, ...): clang passes its device name as both strings.
-  Function *Reg = M.getFunction("__cudaRegisterFunction");
-  if (!Reg)
+  // ...), __cudaRegisterVar(handle, ptr hostVar, ptr deviceAddress, ptr
+  // deviceName, ...) and __cudaRegisterManagedVar(handle, ptr hostVarPtr,
+  // ptr deviceAddress, ptr deviceName, ...): clang passes the device name as
+  // both strings.
+  struct Registration {
+    CallBase *Call;
+    const char *What;
+  };
+  SmallVector<Registration, 16> Regs;
+  for (auto [Callee, What] :
+       {std::pair<const char *, const char *>{"__cudaRegisterFunction",
+                                              "kernel"},
+        {"__cudaRegisterVar", "variable"},
+        {"__cudaRegisterManagedVar", "variable"}})
+    if (Function *F = M.getFunction(Callee))
+      for (User *U : F->users())
+        if (auto *CB = dyn_cast<CallBase>(U))
+          if (CB->getCalledOperand() == F && CB->arg_size() >= 4)
+            Regs.push_back({CB, What});
+  if (Regs.empty())
     return PreservedAnalyses::all();
-  SmallVector<CallBase *, 8> Calls;
-  for (User *U : Reg->users())
-    if (auto *CB = dyn_cast<CallBase>(U))
-      if (CB->getCalledOperand() == Reg && CB->arg_size() >= 4)
-        Calls.push_back(CB);
   StringRef Fatbin = embeddedFatbin(M);
-  if (Calls.empty() || Fatbin.empty())
+  if (Fatbin.empty())
     return PreservedAnalyses::all();
   std::set<std::string> Names = fatbinNames(Fatbin);
   if (Names.empty())
     return PreservedAnalyses::all();
 
-  // The fatbin's names by their demangled form; several names for one form
+  // The fatbin's names by their common form; several names for one form
   // make it ambiguous (kept as an empty entry).
-  StringMap<std::string> ByDemangled;
+  StringMap<std::string> ByForm;
   for (const std::string &N : Names) {
-    std::string D = demangle(N);
-    if (D == N)
-      continue; // not mangled (extern "C"): clang spells it the same
-    auto [It, New] = ByDemangled.try_emplace(D, N);
+    auto [It, New] = ByForm.try_emplace(commonForm(N), N);
     if (!New)
       It->second.clear();
   }
 
   bool Changed = false;
-  for (CallBase *CB : Calls) {
+  for (const Registration &R : Regs) {
+    CallBase *CB = R.Call;
     StringRef Registered;
     if (!getConstantStringInfo(CB->getArgOperand(3)->stripPointerCasts(),
                                Registered) ||
         Names.count(Registered.str()))
       continue;
-    auto It = ByDemangled.find(demangle(Registered.str()));
-    if (It == ByDemangled.end() || It->second.empty())
+    auto It = ByForm.find(commonForm(Registered.str()));
+    if (It == ByForm.end() || It->second.empty())
       continue;
     GlobalVariable *Name = makeName(M, It->second);
     CB->setArgOperand(2, Name);
     CB->setArgOperand(3, Name);
     Changed = true;
     OptimizationRemarkEmitter ORE(CB->getFunction());
-    std::string Msg = ("kernel '" + Registered + "' is '" + It->second +
-                       "' in the fatbin: registered under that name")
+    std::string Msg = (Twine(R.What) + " '" + Registered + "' is '" +
+                       It->second + "' in the fatbin: registered under that name")
                           .str();
     ORE.emit([&] {
       return OptimizationRemark(DeviceNamesPass::Name, "DeviceName", CB)

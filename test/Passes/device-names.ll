@@ -1,8 +1,10 @@
-; klaraptor-device-names gives each kernel registration whose name the
-; embedded fatbin lacks the fatbin's name that demangles the same: clang's
-; `_ZL8internalPf` (a static kernel) is nvcc's `_Z8internalPf`, clang's
-; `_ZN12_GLOBAL__N_16hiddenEPf` (an anonymous namespace) is nvcc's name
-; unique to the file; names the fatbin has (plain, extern "C") stay.
+; klaraptor-device-names gives each kernel and variable registration whose
+; name the embedded fatbin lacks the fatbin's name for the same entity:
+; clang's `_ZL8internalPf` (a static kernel) is nvcc's `_Z8internalPf`,
+; clang's `_ZN12_GLOBAL__N_16hiddenEPf` (an anonymous namespace) is nvcc's
+; name unique to the file, a static `__constant__` `_ZL6coeffs` is `coeffs`,
+; an anonymous namespace's `__device__` variable gets nvcc's `_INTERNAL_`
+; name; names the fatbin has (plain, extern "C") stay.
 ;
 ; The IR is the host side of Inputs/device-names.cu with a PTX-only fatbin,
 ; generated (in test/Passes) by
@@ -21,15 +23,23 @@
 
 ; CHECK-DAG: @[[INTERNAL:__klaraptor.device_name[.0-9]*]] = private unnamed_addr constant [14 x i8] c"_Z8internalPf\00", align 1
 ; CHECK-DAG: @[[HIDDEN:__klaraptor.device_name[.0-9]*]] = private unnamed_addr constant [64 x i8] c"_ZN48_GLOBAL__N__c75523ed_15_device_names_cu_acc5a52f6hiddenEPf\00", align 1
+; CHECK-DAG: @[[COEFFS:__klaraptor.device_name[.0-9]*]] = private unnamed_addr constant [7 x i8] c"coeffs\00", align 1
+; CHECK-DAG: @[[COUNTER:__klaraptor.device_name[.0-9]*]] = private unnamed_addr constant [111 x i8] c"_ZN46_INTERNAL_c75523ed_15_device_names_cu_acc5a52f48_GLOBAL__N__c75523ed_15_device_names_cu_acc5a52f7counterE\00", align 1
 ; CHECK-LABEL: define internal void @__cuda_register_globals
 ; CHECK: call i32 @__cudaRegisterFunction(ptr %0, ptr @_Z20__device_stub__plainPf, ptr @0, ptr @0,
 ; CHECK: call i32 @__cudaRegisterFunction(ptr %0, ptr @__device_stub__unmangled, ptr @1, ptr @1,
+; CHECK: call i32 @__cudaRegisterFunction(ptr %0, ptr @_Z20__device_stub__readsPf, ptr @2, ptr @2,
 ; CHECK: call i32 @__cudaRegisterFunction(ptr %0, ptr @_ZL23__device_stub__internalPf, ptr @[[INTERNAL]], ptr @[[INTERNAL]],
 ; CHECK: call i32 @__cudaRegisterFunction(ptr %0, ptr @_ZN12_GLOBAL__N_121__device_stub__hiddenEPf, ptr @[[HIDDEN]], ptr @[[HIDDEN]],
+; CHECK: call void @__cudaRegisterVar(ptr %0, ptr @shared_coeffs, ptr @5, ptr @5,
+; CHECK: call void @__cudaRegisterVar(ptr %0, ptr @_ZL6coeffs, ptr @[[COEFFS]], ptr @[[COEFFS]],
+; CHECK: call void @__cudaRegisterVar(ptr %0, ptr @_ZN12_GLOBAL__N_17counterE, ptr @[[COUNTER]], ptr @[[COUNTER]],
 ; CHECK-NOT: __klaraptor.device_name
 
 ; REMARK: remark: <unknown>:0:0: kernel '_ZL8internalPf' is '_Z8internalPf' in the fatbin: registered under that name
 ; REMARK-NEXT: remark: <unknown>:0:0: kernel '_ZN12_GLOBAL__N_16hiddenEPf' is '_ZN48_GLOBAL__N__c75523ed_15_device_names_cu_acc5a52f6hiddenEPf' in the fatbin: registered under that name
+; REMARK-NEXT: remark: <unknown>:0:0: variable '_ZL6coeffs' is 'coeffs' in the fatbin: registered under that name
+; REMARK-NEXT: remark: <unknown>:0:0: variable '_ZN12_GLOBAL__N_17counterE' is '_ZN46_INTERNAL_c75523ed_15_device_names_cu_acc5a52f48_GLOBAL__N__c75523ed_15_device_names_cu_acc5a52f7counterE' in the fatbin: registered under that name
 ; REMARK-NOT: remark
 
 ; ModuleID = 'Inputs/device-names.cu'
@@ -41,12 +51,20 @@ target triple = "x86_64-pc-linux-gnu"
 
 $_ZN4dim3C2Ejjj = comdat any
 
+@shared_coeffs = internal global [4 x float] undef, align 16
+@_ZL6coeffs = internal global [4 x float] undef, align 16
+@_ZN12_GLOBAL__N_17counterE = internal global i32 undef, align 4
+@symbols = dso_local global [3 x ptr] [ptr @_ZL6coeffs, ptr @shared_coeffs, ptr @_ZN12_GLOBAL__N_17counterE], align 16
 @0 = private unnamed_addr constant [11 x i8] c"_Z5plainPf\00", align 1
 @1 = private unnamed_addr constant [10 x i8] c"unmangled\00", align 1
-@2 = private unnamed_addr constant [15 x i8] c"_ZL8internalPf\00", align 1
-@3 = private unnamed_addr constant [28 x i8] c"_ZN12_GLOBAL__N_16hiddenEPf\00", align 1
-@4 = private constant [544 x i8] c"P\EDU\BA\01\00\10\00\10\02\00\00\00\00\00\00\01\00\01\01P\00\00\00\C0\01\00\00\00\00\00\00\00\00\00\00@\00\00\00\00\00\09\00Z\00\00\00\00\00\00\00\00\00\00\00\11\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00H\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\0A\0A\0A\0A\0A\0A\0A\0A.version 9.0\0A.target sm_90\0A.address_size 64\0A\0A\0A.entry _Z8internalPf(\0A.param .u64 _Z8internalPf_param_0\0A)\0A{\0A\0A\0A\0Aret;\0A\0A}\0A\0A.visible .entry _Z5plainPf(\0A.param .u64 _Z5plainPf_param_0\0A)\0A{\0A\0A\0A\0Aret;\0A\0A}\0A\0A.visible .entry unmangled(\0A.param .u64 unmangled_param_0\0A)\0A{\0A\0A\0A\0Aret;\0A\0A}\0A.entry _ZN48_GLOBAL__N__c75523ed_15_device_names_cu_acc5a52f6hiddenEPf(\0A.param .u64 _ZN48_GLOBAL__N__c75523ed_15_device_names_cu_acc5a52f6hiddenEPf_param_0\0A)\0A{\0A\0A\0A\0Aret;\0A\0A}\0A\0A\00\00\00", section ".nv_fatbin", align 8
-@__cuda_fatbin_wrapper = internal constant { i32, i32, ptr, ptr } { i32 1180844977, i32 1, ptr @4, ptr null }, section ".nvFatBinSegment", align 8
+@2 = private unnamed_addr constant [11 x i8] c"_Z5readsPf\00", align 1
+@3 = private unnamed_addr constant [15 x i8] c"_ZL8internalPf\00", align 1
+@4 = private unnamed_addr constant [28 x i8] c"_ZN12_GLOBAL__N_16hiddenEPf\00", align 1
+@5 = private unnamed_addr constant [14 x i8] c"shared_coeffs\00", align 1
+@6 = private unnamed_addr constant [11 x i8] c"_ZL6coeffs\00", align 1
+@7 = private unnamed_addr constant [27 x i8] c"_ZN12_GLOBAL__N_17counterE\00", align 1
+@8 = private constant [1240 x i8] c"P\EDU\BA\01\00\10\00\C8\04\00\00\00\00\00\00\01\00\01\01P\00\00\00x\04\00\00\00\00\00\00\00\00\00\00@\00\00\00\00\00\09\00Z\00\00\00\00\00\00\00\00\00\00\00\11\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00H\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\0A\0A\0A\0A\0A\0A\0A\0A.version 9.0\0A.target sm_90\0A.address_size 64\0A\0A.const .align 4 .b8 coeffs[16];\0A.const .align 4 .b8 shared_coeffs[16];\0A.global .align 4 .u32 _ZN46_INTERNAL_c75523ed_15_device_names_cu_acc5a52f48_GLOBAL__N__c75523ed_15_device_names_cu_acc5a52f7counterE;\0A\0A.entry _Z8internalPf(\0A.param .u64 _Z8internalPf_param_0\0A)\0A{\0A\0A\0A\0Aret;\0A\0A}\0A\0A.visible .entry _Z5plainPf(\0A.param .u64 _Z5plainPf_param_0\0A)\0A{\0A\0A\0A\0Aret;\0A\0A}\0A\0A.visible .entry unmangled(\0A.param .u64 unmangled_param_0\0A)\0A{\0A\0A\0A\0Aret;\0A\0A}\0A\0A.visible .entry _Z5readsPf(\0A.param .u64 _Z5readsPf_param_0\0A)\0A{\0A.reg .f32 %f<6>;\0A.reg .b32 %r<2>;\0A.reg .b64 %rd<3>;\0A\0A\0Ald.param.u64 %rd1, [_Z5readsPf_param_0];\0Acvta.to.global.u64 %rd2, %rd1;\0Ald.const.f32 %f1, [coeffs];\0Ald.const.f32 %f2, [shared_coeffs];\0Aadd.f32 %f3, %f1, %f2;\0Ald.global.u32 %r1, [_ZN46_INTERNAL_c75523ed_15_device_names_cu_acc5a52f48_GLOBAL__N__c75523ed_15_device_names_cu_acc5a52f7counterE];\0Acvt.rn.f32.s32 %f4, %r1;\0Aadd.f32 %f5, %f3, %f4;\0Ast.global.f32 [%rd2], %f5;\0Aret;\0A\0A}\0A.entry _ZN48_GLOBAL__N__c75523ed_15_device_names_cu_acc5a52f6hiddenEPf(\0A.param .u64 _ZN48_GLOBAL__N__c75523ed_15_device_names_cu_acc5a52f6hiddenEPf_param_0\0A)\0A{\0A\0A\0A\0Aret;\0A\0A}\0A\0A\00\00", section ".nv_fatbin", align 8
+@__cuda_fatbin_wrapper = internal constant { i32, i32, ptr, ptr } { i32 1180844977, i32 1, ptr @8, ptr null }, section ".nvFatBinSegment", align 8
 @__cuda_gpubin_handle = internal global ptr null, align 8
 @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @__cuda_module_ctor, ptr null }]
 
@@ -123,6 +141,39 @@ define dso_local void @__device_stub__unmangled(ptr noundef %0) #0 {
   ret void
 }
 
+; Function Attrs: mustprogress noinline norecurse uwtable
+define dso_local void @_Z20__device_stub__readsPf(ptr noundef %0) #0 {
+  %2 = alloca ptr, align 8
+  %3 = alloca %struct.dim3, align 8
+  %4 = alloca %struct.dim3, align 8
+  %5 = alloca i64, align 8
+  %6 = alloca ptr, align 8
+  %7 = alloca { i64, i32 }, align 8
+  %8 = alloca { i64, i32 }, align 8
+  store ptr %0, ptr %2, align 8
+  %9 = alloca ptr, i64 1, align 16
+  %10 = getelementptr ptr, ptr %9, i32 0
+  store ptr %2, ptr %10, align 8
+  %11 = call i32 @__cudaPopCallConfiguration(ptr %3, ptr %4, ptr %5, ptr %6)
+  %12 = load i64, ptr %5, align 8
+  %13 = load ptr, ptr %6, align 8
+  call void @llvm.memcpy.p0.p0.i64(ptr align 8 %7, ptr align 8 %3, i64 12, i1 false)
+  %14 = getelementptr inbounds { i64, i32 }, ptr %7, i32 0, i32 0
+  %15 = load i64, ptr %14, align 8
+  %16 = getelementptr inbounds { i64, i32 }, ptr %7, i32 0, i32 1
+  %17 = load i32, ptr %16, align 8
+  call void @llvm.memcpy.p0.p0.i64(ptr align 8 %8, ptr align 8 %4, i64 12, i1 false)
+  %18 = getelementptr inbounds { i64, i32 }, ptr %8, i32 0, i32 0
+  %19 = load i64, ptr %18, align 8
+  %20 = getelementptr inbounds { i64, i32 }, ptr %8, i32 0, i32 1
+  %21 = load i32, ptr %20, align 8
+  %22 = call noundef i32 @cudaLaunchKernel(ptr noundef @_Z20__device_stub__readsPf, i64 %15, i32 %17, i64 %19, i32 %21, ptr noundef %9, i64 noundef %12, ptr noundef %13)
+  br label %23
+
+23:                                               ; preds = %1
+  ret void
+}
+
 ; Function Attrs: mustprogress noinline uwtable
 define dso_local void @_Z6launchPf(ptr noundef %0) #2 {
   %2 = alloca ptr, align 8
@@ -142,95 +193,121 @@ define dso_local void @_Z6launchPf(ptr noundef %0) #2 {
   %16 = alloca %struct.dim3, align 4
   %17 = alloca { i64, i32 }, align 4
   %18 = alloca { i64, i32 }, align 4
+  %19 = alloca %struct.dim3, align 4
+  %20 = alloca %struct.dim3, align 4
+  %21 = alloca { i64, i32 }, align 4
+  %22 = alloca { i64, i32 }, align 4
   store ptr %0, ptr %2, align 8
   call void @_ZN4dim3C2Ejjj(ptr noundef nonnull align 4 dereferenceable(12) %3, i32 noundef 1, i32 noundef 1, i32 noundef 1)
   call void @_ZN4dim3C2Ejjj(ptr noundef nonnull align 4 dereferenceable(12) %4, i32 noundef 1, i32 noundef 1, i32 noundef 1)
   call void @llvm.memcpy.p0.p0.i64(ptr align 4 %5, ptr align 4 %3, i64 12, i1 false)
-  %19 = getelementptr inbounds { i64, i32 }, ptr %5, i32 0, i32 0
-  %20 = load i64, ptr %19, align 4
-  %21 = getelementptr inbounds { i64, i32 }, ptr %5, i32 0, i32 1
-  %22 = load i32, ptr %21, align 4
-  call void @llvm.memcpy.p0.p0.i64(ptr align 4 %6, ptr align 4 %4, i64 12, i1 false)
-  %23 = getelementptr inbounds { i64, i32 }, ptr %6, i32 0, i32 0
+  %23 = getelementptr inbounds { i64, i32 }, ptr %5, i32 0, i32 0
   %24 = load i64, ptr %23, align 4
-  %25 = getelementptr inbounds { i64, i32 }, ptr %6, i32 0, i32 1
+  %25 = getelementptr inbounds { i64, i32 }, ptr %5, i32 0, i32 1
   %26 = load i32, ptr %25, align 4
-  %27 = call i32 @__cudaPushCallConfiguration(i64 %20, i32 %22, i64 %24, i32 %26, i64 noundef 0, ptr noundef null)
-  %28 = icmp ne i32 %27, 0
-  br i1 %28, label %31, label %29
+  call void @llvm.memcpy.p0.p0.i64(ptr align 4 %6, ptr align 4 %4, i64 12, i1 false)
+  %27 = getelementptr inbounds { i64, i32 }, ptr %6, i32 0, i32 0
+  %28 = load i64, ptr %27, align 4
+  %29 = getelementptr inbounds { i64, i32 }, ptr %6, i32 0, i32 1
+  %30 = load i32, ptr %29, align 4
+  %31 = call i32 @__cudaPushCallConfiguration(i64 %24, i32 %26, i64 %28, i32 %30, i64 noundef 0, ptr noundef null)
+  %32 = icmp ne i32 %31, 0
+  br i1 %32, label %35, label %33
 
-29:                                               ; preds = %1
-  %30 = load ptr, ptr %2, align 8
-  call void @_ZL23__device_stub__internalPf(ptr noundef %30) #5
-  br label %31
+33:                                               ; preds = %1
+  %34 = load ptr, ptr %2, align 8
+  call void @_ZL23__device_stub__internalPf(ptr noundef %34) #5
+  br label %35
 
-31:                                               ; preds = %29, %1
+35:                                               ; preds = %33, %1
   call void @_ZN4dim3C2Ejjj(ptr noundef nonnull align 4 dereferenceable(12) %7, i32 noundef 1, i32 noundef 1, i32 noundef 1)
   call void @_ZN4dim3C2Ejjj(ptr noundef nonnull align 4 dereferenceable(12) %8, i32 noundef 1, i32 noundef 1, i32 noundef 1)
   call void @llvm.memcpy.p0.p0.i64(ptr align 4 %9, ptr align 4 %7, i64 12, i1 false)
-  %32 = getelementptr inbounds { i64, i32 }, ptr %9, i32 0, i32 0
-  %33 = load i64, ptr %32, align 4
-  %34 = getelementptr inbounds { i64, i32 }, ptr %9, i32 0, i32 1
-  %35 = load i32, ptr %34, align 4
-  call void @llvm.memcpy.p0.p0.i64(ptr align 4 %10, ptr align 4 %8, i64 12, i1 false)
-  %36 = getelementptr inbounds { i64, i32 }, ptr %10, i32 0, i32 0
+  %36 = getelementptr inbounds { i64, i32 }, ptr %9, i32 0, i32 0
   %37 = load i64, ptr %36, align 4
-  %38 = getelementptr inbounds { i64, i32 }, ptr %10, i32 0, i32 1
+  %38 = getelementptr inbounds { i64, i32 }, ptr %9, i32 0, i32 1
   %39 = load i32, ptr %38, align 4
-  %40 = call i32 @__cudaPushCallConfiguration(i64 %33, i32 %35, i64 %37, i32 %39, i64 noundef 0, ptr noundef null)
-  %41 = icmp ne i32 %40, 0
-  br i1 %41, label %44, label %42
+  call void @llvm.memcpy.p0.p0.i64(ptr align 4 %10, ptr align 4 %8, i64 12, i1 false)
+  %40 = getelementptr inbounds { i64, i32 }, ptr %10, i32 0, i32 0
+  %41 = load i64, ptr %40, align 4
+  %42 = getelementptr inbounds { i64, i32 }, ptr %10, i32 0, i32 1
+  %43 = load i32, ptr %42, align 4
+  %44 = call i32 @__cudaPushCallConfiguration(i64 %37, i32 %39, i64 %41, i32 %43, i64 noundef 0, ptr noundef null)
+  %45 = icmp ne i32 %44, 0
+  br i1 %45, label %48, label %46
 
-42:                                               ; preds = %31
-  %43 = load ptr, ptr %2, align 8
-  call void @_ZN12_GLOBAL__N_121__device_stub__hiddenEPf(ptr noundef %43) #5
-  br label %44
+46:                                               ; preds = %35
+  %47 = load ptr, ptr %2, align 8
+  call void @_ZN12_GLOBAL__N_121__device_stub__hiddenEPf(ptr noundef %47) #5
+  br label %48
 
-44:                                               ; preds = %42, %31
+48:                                               ; preds = %46, %35
   call void @_ZN4dim3C2Ejjj(ptr noundef nonnull align 4 dereferenceable(12) %11, i32 noundef 1, i32 noundef 1, i32 noundef 1)
   call void @_ZN4dim3C2Ejjj(ptr noundef nonnull align 4 dereferenceable(12) %12, i32 noundef 1, i32 noundef 1, i32 noundef 1)
   call void @llvm.memcpy.p0.p0.i64(ptr align 4 %13, ptr align 4 %11, i64 12, i1 false)
-  %45 = getelementptr inbounds { i64, i32 }, ptr %13, i32 0, i32 0
-  %46 = load i64, ptr %45, align 4
-  %47 = getelementptr inbounds { i64, i32 }, ptr %13, i32 0, i32 1
-  %48 = load i32, ptr %47, align 4
-  call void @llvm.memcpy.p0.p0.i64(ptr align 4 %14, ptr align 4 %12, i64 12, i1 false)
-  %49 = getelementptr inbounds { i64, i32 }, ptr %14, i32 0, i32 0
+  %49 = getelementptr inbounds { i64, i32 }, ptr %13, i32 0, i32 0
   %50 = load i64, ptr %49, align 4
-  %51 = getelementptr inbounds { i64, i32 }, ptr %14, i32 0, i32 1
+  %51 = getelementptr inbounds { i64, i32 }, ptr %13, i32 0, i32 1
   %52 = load i32, ptr %51, align 4
-  %53 = call i32 @__cudaPushCallConfiguration(i64 %46, i32 %48, i64 %50, i32 %52, i64 noundef 0, ptr noundef null)
-  %54 = icmp ne i32 %53, 0
-  br i1 %54, label %57, label %55
+  call void @llvm.memcpy.p0.p0.i64(ptr align 4 %14, ptr align 4 %12, i64 12, i1 false)
+  %53 = getelementptr inbounds { i64, i32 }, ptr %14, i32 0, i32 0
+  %54 = load i64, ptr %53, align 4
+  %55 = getelementptr inbounds { i64, i32 }, ptr %14, i32 0, i32 1
+  %56 = load i32, ptr %55, align 4
+  %57 = call i32 @__cudaPushCallConfiguration(i64 %50, i32 %52, i64 %54, i32 %56, i64 noundef 0, ptr noundef null)
+  %58 = icmp ne i32 %57, 0
+  br i1 %58, label %61, label %59
 
-55:                                               ; preds = %44
-  %56 = load ptr, ptr %2, align 8
-  call void @_Z20__device_stub__plainPf(ptr noundef %56) #5
-  br label %57
+59:                                               ; preds = %48
+  %60 = load ptr, ptr %2, align 8
+  call void @_Z20__device_stub__plainPf(ptr noundef %60) #5
+  br label %61
 
-57:                                               ; preds = %55, %44
+61:                                               ; preds = %59, %48
   call void @_ZN4dim3C2Ejjj(ptr noundef nonnull align 4 dereferenceable(12) %15, i32 noundef 1, i32 noundef 1, i32 noundef 1)
   call void @_ZN4dim3C2Ejjj(ptr noundef nonnull align 4 dereferenceable(12) %16, i32 noundef 1, i32 noundef 1, i32 noundef 1)
   call void @llvm.memcpy.p0.p0.i64(ptr align 4 %17, ptr align 4 %15, i64 12, i1 false)
-  %58 = getelementptr inbounds { i64, i32 }, ptr %17, i32 0, i32 0
-  %59 = load i64, ptr %58, align 4
-  %60 = getelementptr inbounds { i64, i32 }, ptr %17, i32 0, i32 1
-  %61 = load i32, ptr %60, align 4
-  call void @llvm.memcpy.p0.p0.i64(ptr align 4 %18, ptr align 4 %16, i64 12, i1 false)
-  %62 = getelementptr inbounds { i64, i32 }, ptr %18, i32 0, i32 0
+  %62 = getelementptr inbounds { i64, i32 }, ptr %17, i32 0, i32 0
   %63 = load i64, ptr %62, align 4
-  %64 = getelementptr inbounds { i64, i32 }, ptr %18, i32 0, i32 1
+  %64 = getelementptr inbounds { i64, i32 }, ptr %17, i32 0, i32 1
   %65 = load i32, ptr %64, align 4
-  %66 = call i32 @__cudaPushCallConfiguration(i64 %59, i32 %61, i64 %63, i32 %65, i64 noundef 0, ptr noundef null)
-  %67 = icmp ne i32 %66, 0
-  br i1 %67, label %70, label %68
+  call void @llvm.memcpy.p0.p0.i64(ptr align 4 %18, ptr align 4 %16, i64 12, i1 false)
+  %66 = getelementptr inbounds { i64, i32 }, ptr %18, i32 0, i32 0
+  %67 = load i64, ptr %66, align 4
+  %68 = getelementptr inbounds { i64, i32 }, ptr %18, i32 0, i32 1
+  %69 = load i32, ptr %68, align 4
+  %70 = call i32 @__cudaPushCallConfiguration(i64 %63, i32 %65, i64 %67, i32 %69, i64 noundef 0, ptr noundef null)
+  %71 = icmp ne i32 %70, 0
+  br i1 %71, label %74, label %72
 
-68:                                               ; preds = %57
-  %69 = load ptr, ptr %2, align 8
-  call void @__device_stub__unmangled(ptr noundef %69) #5
-  br label %70
+72:                                               ; preds = %61
+  %73 = load ptr, ptr %2, align 8
+  call void @__device_stub__unmangled(ptr noundef %73) #5
+  br label %74
 
-70:                                               ; preds = %68, %57
+74:                                               ; preds = %72, %61
+  call void @_ZN4dim3C2Ejjj(ptr noundef nonnull align 4 dereferenceable(12) %19, i32 noundef 1, i32 noundef 1, i32 noundef 1)
+  call void @_ZN4dim3C2Ejjj(ptr noundef nonnull align 4 dereferenceable(12) %20, i32 noundef 1, i32 noundef 1, i32 noundef 1)
+  call void @llvm.memcpy.p0.p0.i64(ptr align 4 %21, ptr align 4 %19, i64 12, i1 false)
+  %75 = getelementptr inbounds { i64, i32 }, ptr %21, i32 0, i32 0
+  %76 = load i64, ptr %75, align 4
+  %77 = getelementptr inbounds { i64, i32 }, ptr %21, i32 0, i32 1
+  %78 = load i32, ptr %77, align 4
+  call void @llvm.memcpy.p0.p0.i64(ptr align 4 %22, ptr align 4 %20, i64 12, i1 false)
+  %79 = getelementptr inbounds { i64, i32 }, ptr %22, i32 0, i32 0
+  %80 = load i64, ptr %79, align 4
+  %81 = getelementptr inbounds { i64, i32 }, ptr %22, i32 0, i32 1
+  %82 = load i32, ptr %81, align 4
+  %83 = call i32 @__cudaPushCallConfiguration(i64 %76, i32 %78, i64 %80, i32 %82, i64 noundef 0, ptr noundef null)
+  %84 = icmp ne i32 %83, 0
+  br i1 %84, label %87, label %85
+
+85:                                               ; preds = %74
+  %86 = load ptr, ptr %2, align 8
+  call void @_Z20__device_stub__readsPf(ptr noundef %86) #5
+  br label %87
+
+87:                                               ; preds = %85, %74
   ret void
 }
 
@@ -328,8 +405,12 @@ define internal void @_ZN12_GLOBAL__N_121__device_stub__hiddenEPf(ptr noundef %0
 define internal void @__cuda_register_globals(ptr %0) {
   %2 = call i32 @__cudaRegisterFunction(ptr %0, ptr @_Z20__device_stub__plainPf, ptr @0, ptr @0, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
   %3 = call i32 @__cudaRegisterFunction(ptr %0, ptr @__device_stub__unmangled, ptr @1, ptr @1, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
-  %4 = call i32 @__cudaRegisterFunction(ptr %0, ptr @_ZL23__device_stub__internalPf, ptr @2, ptr @2, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
-  %5 = call i32 @__cudaRegisterFunction(ptr %0, ptr @_ZN12_GLOBAL__N_121__device_stub__hiddenEPf, ptr @3, ptr @3, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
+  %4 = call i32 @__cudaRegisterFunction(ptr %0, ptr @_Z20__device_stub__readsPf, ptr @2, ptr @2, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
+  %5 = call i32 @__cudaRegisterFunction(ptr %0, ptr @_ZL23__device_stub__internalPf, ptr @3, ptr @3, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
+  %6 = call i32 @__cudaRegisterFunction(ptr %0, ptr @_ZN12_GLOBAL__N_121__device_stub__hiddenEPf, ptr @4, ptr @4, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
+  call void @__cudaRegisterVar(ptr %0, ptr @shared_coeffs, ptr @5, ptr @5, i32 0, i64 16, i32 1, i32 0)
+  call void @__cudaRegisterVar(ptr %0, ptr @_ZL6coeffs, ptr @6, ptr @6, i32 0, i64 16, i32 1, i32 0)
+  call void @__cudaRegisterVar(ptr %0, ptr @_ZN12_GLOBAL__N_17counterE, ptr @7, ptr @7, i32 0, i64 4, i32 0, i32 0)
   ret void
 }
 

@@ -295,8 +295,8 @@ bool readCubin(const uint8_t *Elf, size_t Size,
   return true;
 }
 
-bool entryFunctionNames(const FatbinEntry &E, std::set<std::string> &Names,
-                        std::string &Error) {
+bool entrySymbolNames(const FatbinEntry &E, std::set<std::string> &Names,
+                      std::string &Error) {
   std::string Payload;
   if (!entryPayload(E, Payload, Error))
     return false;
@@ -305,37 +305,70 @@ bool entryFunctionNames(const FatbinEntry &E, std::set<std::string> &Names,
     if (!F.load(reinterpret_cast<const uint8_t *>(Payload.data()),
                 Payload.size(), Error))
       return false;
-    for (uint64_t I = 1; I < F.numSymbols(); ++I)
-      if ((F.symbol(I)[4] & 0xf) == 2 /*STT_FUNC*/) {
-        std::string Name = F.symbolName(I);
-        if (!Name.empty())
-          Names.insert(std::move(Name));
-      }
+    for (uint64_t I = 1; I < F.numSymbols(); ++I) {
+      uint8_t Type = F.symbol(I)[4] & 0xf;
+      if (Type != 1 /*STT_OBJECT*/ && Type != 2 /*STT_FUNC*/)
+        continue;
+      std::string Name = F.symbolName(I);
+      if (!Name.empty())
+        Names.insert(std::move(Name));
+    }
     return true;
   }
   if (E.Kind != FatbinEntry::Ptx) {
     Error = "fatbin entry of unknown kind " + std::to_string(E.Kind);
     return false;
   }
-  // `.entry NAME(` (after `.visible`, `.weak` or nothing), in text that
-  // ends at its first NUL (the payload is padded).
+  // Line by line, in text that ends at its first NUL (the payload is
+  // padded): `[.visible|.weak] .entry NAME(` and module-scope
+  // `[.visible|.extern|...] .global|.const [.align N] .TYPE NAME[...];`.
   Payload.resize(strnlen(Payload.data(), Payload.size()));
-  static constexpr char Entry[] = ".entry";
-  for (size_t At = Payload.find(Entry); At != std::string::npos;
-       At = Payload.find(Entry, At + 1)) {
-    size_t P = At + sizeof Entry - 1;
-    if ((At > 0 && !std::isspace((unsigned char)Payload[At - 1])) ||
-        P >= Payload.size() || !std::isspace((unsigned char)Payload[P]))
+  auto IsNameChar = [](char C) {
+    return std::isalnum((unsigned char)C) || C == '_' || C == '$' || C == '.';
+  };
+  size_t LineBegin = 0;
+  while (LineBegin < Payload.size()) {
+    size_t LineEnd = Payload.find('\n', LineBegin);
+    if (LineEnd == std::string::npos)
+      LineEnd = Payload.size();
+    // The line's tokens up to the first '(', '[', ';' or '='.
+    std::vector<std::string> Tokens;
+    size_t P = LineBegin;
+    while (P < LineEnd) {
+      char C = Payload[P];
+      if (C == '(' || C == '[' || C == ';' || C == '=' || C == '/')
+        break;
+      if (std::isspace((unsigned char)C) || C == ',') {
+        ++P;
+        continue;
+      }
+      size_t Begin = P;
+      while (P < LineEnd && IsNameChar(Payload[P]))
+        ++P;
+      if (P == Begin)
+        break; // something else: not a declaration we read
+      Tokens.push_back(Payload.substr(Begin, P - Begin));
+    }
+    LineBegin = LineEnd + 1;
+    size_t T = 0;
+    while (T < Tokens.size() &&
+           (Tokens[T] == ".visible" || Tokens[T] == ".weak" ||
+            Tokens[T] == ".extern" || Tokens[T] == ".common"))
+      ++T;
+    if (T >= Tokens.size())
       continue;
-    while (P < Payload.size() && std::isspace((unsigned char)Payload[P]))
-      ++P;
-    size_t Begin = P;
-    while (P < Payload.size() &&
-           (std::isalnum((unsigned char)Payload[P]) || Payload[P] == '_' ||
-            Payload[P] == '$' || Payload[P] == '.'))
-      ++P;
-    if (P > Begin)
-      Names.insert(Payload.substr(Begin, P - Begin));
+    bool Entry = Tokens[T] == ".entry";
+    if (!Entry && Tokens[T] != ".global" && Tokens[T] != ".const")
+      continue;
+    // The name: the first token after that is neither a directive nor a
+    // number (`.align 4 .b8 coeffs`).
+    for (++T; T < Tokens.size(); ++T) {
+      const std::string &Tok = Tokens[T];
+      if (Tok[0] == '.' || std::isdigit((unsigned char)Tok[0]))
+        continue;
+      Names.insert(Tok);
+      break;
+    }
   }
   return true;
 }

@@ -77,11 +77,12 @@ bool readCubin(const uint8_t *Elf, size_t Size,
                std::map<std::string, CubinFunction> &Functions,
                std::string &Error);
 
-/// Adds to \p Names the device names of the functions in entry \p E: the
-/// `.entry` names of a PTX entry, the function symbols of a cubin (the
-/// names a host registers its kernels under).
-bool entryFunctionNames(const FatbinEntry &E, std::set<std::string> &Names,
-                        std::string &Error);
+/// Adds to \p Names the device names of the kernels and variables in entry
+/// \p E (the names a host registers them under): a PTX entry's `.entry`
+/// names and module-scope `.global` and `.const` variables, a cubin's
+/// function and object symbols.
+bool entrySymbolNames(const FatbinEntry &E, std::set<std::string> &Names,
+                      std::string &Error);
 
 /// The code the emulator runs for a device of compute capability
 /// \p DeviceArch (e.g. 90), chosen from a fatbin's entries.

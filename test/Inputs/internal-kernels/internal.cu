@@ -1,31 +1,37 @@
-// internal.cu - kernels with internal linkage, which clang (the host side)
-// and nvcc (the device side) name differently: a `static` kernel and kernels
-// in an anonymous namespace, annotated and not
-// (test/Profile/internal-kernels.test).
+// internal.cu - kernels and variables with internal linkage, which clang
+// (the host side) and nvcc (the device side) name differently: a `static`
+// kernel and kernels in an anonymous namespace, annotated and not, a static
+// `__constant__` the host writes and an anonymous namespace's `__device__`
+// variable the host reads (test/Profile/internal-kernels.test).
 //
 //   internal N [N ...]
 //
-// For each N: y = 2 * x + 1 by the three kernels in turn; every element is
-// checked.
+// For each N: y = factor * x + one, factor = 2 written by
+// cudaMemcpyToSymbol, by the three kernels in turn; every element is checked,
+// and `one` read back.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 #include <cuda_runtime.h>
 
+static __constant__ float factor;
+
 #pragma klaraptor data(N = n) block(bx) grid(ceildiv(N, bx))
 static __global__ void twice(float *y, const float *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    y[i] = 2 * x[i];
+    y[i] = factor * x[i];
 }
 
 namespace {
+__device__ float one = 1.0f;
+
 #pragma klaraptor data(N = n) block(bx) grid(ceildiv(N, bx))
 __global__ void plus_one(float *y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    y[i] += 1;
+    y[i] += one;
 }
 
 // Not annotated: launched as written.
@@ -41,7 +47,14 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: %s N [N ...]\n", argv[0]);
     return 2;
   }
-  bool Ok = true;
+  const float Two = 2.0f;
+  float One = 0.0f;
+  cudaError_t ToSymbol = cudaMemcpyToSymbol(factor, &Two, sizeof Two);
+  cudaError_t FromSymbol = cudaMemcpyFromSymbol(&One, one, sizeof One);
+  std::printf("internal: symbols %s, %s; one = %g\n",
+              cudaGetErrorString(ToSymbol), cudaGetErrorString(FromSymbol),
+              One);
+  bool Ok = ToSymbol == cudaSuccess && FromSymbol == cudaSuccess && One == 1;
   for (int A = 1; A < argc; ++A) {
     int n = std::atoi(argv[A]);
     std::vector<float> h(n);
