@@ -54,6 +54,28 @@ std::string nvccStandard(StringRef Std) {
 
 namespace {
 
+/// Whether \p A asks for relocatable device code (separate compilation of
+/// device code), in clang's spelling or nvcc's; \p Off is set for the
+/// spellings that turn it off.
+bool isRelocatableDeviceCode(StringRef A, bool &Off) {
+  Off = A == "-fno-gpu-rdc" || A == "-fno-cuda-rdc" || A == "-rdc=false" ||
+        A == "--relocatable-device-code=false";
+  return Off || A == "-fgpu-rdc" || A == "-fcuda-rdc" || A == "-dc" ||
+         A == "--device-c" || A == "-rdc=true" ||
+         A == "--relocatable-device-code=true";
+}
+
+/// The error for relocatable device code.
+std::string relocatableDeviceCodeError(StringRef A) {
+  return ("relocatable device code ('" + A +
+          "') is not supported: klaraptor-clang++ compiles each .cu file's "
+          "device code whole with nvcc and embeds it in that file's object; "
+          "build without it (kernels and the device functions and variables "
+          "they use in one .cu file)")
+      .str();
+}
+
+
 /// Recognised file name extensions; everything else is a linker input,
 /// as with clang.
 InputKind kindFromExtension(StringRef Path) {
@@ -242,6 +264,15 @@ Expected<CommandLine> Parser::run() {
       parseKlaraptorOption(A);
       continue;
     }
+    bool RdcOff = false;
+    if (isRelocatableDeviceCode(A, RdcOff)) {
+      // Off is the default: nothing to pass on.
+      if (!RdcOff) {
+        fail(relocatableDeviceCodeError(A));
+        break;
+      }
+      continue;
+    }
     if (A == "-###") {
       CL.Options.DryRun = true;
     } else if (A == "--help" || A == "-help") {
@@ -407,6 +438,12 @@ Expected<CommandLine> Parser::run() {
     // -Xnvcc arguments come after the variable's, so they can override it.
     Flags.insert(Flags.end(), S.NvccFlags.begin(), S.NvccFlags.end());
     S.NvccFlags = std::move(Flags);
+  }
+  for (const std::string &F : S.NvccFlags) {
+    bool RdcOff = false;
+    if (isRelocatableDeviceCode(F, RdcOff) && !RdcOff)
+      return createStringError(inconvertibleErrorCode(),
+                               relocatableDeviceCodeError(F));
   }
   if (FlagArchs.empty())
     if (std::optional<std::string> V = Env("KLARAPTOR_ARCH"); V && !V->empty())
