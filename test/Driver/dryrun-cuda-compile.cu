@@ -1,12 +1,14 @@
 // A .cu file compiled to an object: nvcc builds an uncompressed fatbin with
-// SASS and PTX for the default sm_90, then clang++ 19 compiles the host side
+// SASS and PTX for the default sm_90 (allowing what clang's CUDA allows:
+// __device__ lambdas, constexpr host functions in device code), then
+// clang++ 19 compiles the host side
 // with the plugin (both roles) and embeds the fatbin. Nothing is linked.
 //
 // RUN: %klaraptor-clangxx --klaraptor-dryrun -c %s -o %t.o \
 // RUN:   | FileCheck %s -DNVCC=%nvcc -DCLANGXX=%clangxx -DLIB=%klaraptor_lib \
 // RUN:       -DCUDA=%cuda_path -DRTINC=%rt_include -DSRC=%s -DOBJ=%t.o
 //
-// CHECK: {{^}}[[NVCC]] -fatbin --no-compress -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -I[[RTINC]] [[SRC]] -o [[TMP:[^ ]+]]/dryrun-cuda-compile.fatbin{{$}}
+// CHECK: {{^}}[[NVCC]] -fatbin --no-compress -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -I[[RTINC]] --extended-lambda --expt-relaxed-constexpr [[SRC]] -o [[TMP:[^ ]+]]/dryrun-cuda-compile.fatbin{{$}}
 // CHECK-NEXT: {{^}}[[CLANGXX]] -x cuda --cuda-host-only --cuda-path=[[CUDA]] --cuda-gpu-arch=sm_90 -D__CUDA_ARCH_LIST__=900 -Wno-unknown-cuda-version -isystem [[LIB]]/klaraptor/cuda-shim -isystem [[CUDA]]/include/cccl -fplugin=[[LIB]]/KlaraptorPlugin.so -fpass-plugin=[[LIB]]/KlaraptorPlugin.so -Xclang -fcuda-include-gpubinary -Xclang [[TMP]]/dryrun-cuda-compile.fatbin -I[[RTINC]] -c [[SRC]] -o [[OBJ]]{{$}}
 // CHECK-NOT: {{.}}
 

@@ -10,7 +10,7 @@
 // RUN:     -Xcuda-ptxas -v -Xnvcc --use_fast_math \
 // RUN:   | FileCheck %s -DRTINC=%rt_include -DD=%t.d
 //
-// CHECK: nvcc -fatbin --no-compress -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -std=c++20 -O3 -lineinfo -I/inc/a -I/inc/b -DFOO=1 -DBAR -UBAZ -isystem /sys/inc -include {{[^ ]+}}/Inputs/main.cpp '-DMSG="hello world"' -Xptxas -v -I[[RTINC]] --use_fast_math {{[^ ]+}}/dryrun-forwarding.cu -o {{[^ ]+}}.fatbin{{$}}
+// CHECK: nvcc -fatbin --no-compress -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -std=c++20 -O3 -lineinfo -I/inc/a -I/inc/b -DFOO=1 -DBAR -UBAZ -isystem /sys/inc -include {{[^ ]+}}/Inputs/main.cpp '-DMSG="hello world"' -Xptxas -v -I[[RTINC]] --extended-lambda --expt-relaxed-constexpr --use_fast_math {{[^ ]+}}/dryrun-forwarding.cu -o {{[^ ]+}}.fatbin{{$}}
 // CHECK-NEXT: clang++ -x cuda {{.*}} -Xclang {{[^ ]+}}.fatbin -std=gnu++2a -I/inc/a -I/inc/b -DFOO=1 -DBAR -UBAZ -isystem /sys/inc -include {{[^ ]+}}/Inputs/main.cpp -O3 -g -Wall -fno-exceptions '-DMSG="hello world"' -Xclang -fno-pch-timestamp -mllvm -some-option -MD -MF [[D]] -I[[RTINC]] -c {{[^ ]+}}/dryrun-forwarding.cu -o {{[^ ]+}}.o{{$}}
 // The link sees the flags clang would see at link time, not the
 // preprocessor's.

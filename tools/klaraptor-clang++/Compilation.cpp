@@ -110,6 +110,11 @@ void Compilation::addNvcc(const InputFile &In, const std::string &Fatbin) {
     J.Args.push_back("-lineinfo");
   J.Args.insert(J.Args.end(), CL.NvccArgs.begin(), CL.NvccArgs.end());
   J.Args.push_back("-I" + TC.RtInclude);
+  // What clang's CUDA allows without a flag, and so the host compile
+  // accepts: __device__ lambdas and constexpr host functions called from
+  // device code. nvcc needs flags for both.
+  J.Args.push_back("--extended-lambda");
+  J.Args.push_back("--expt-relaxed-constexpr");
   J.Args.insert(J.Args.end(), CL.Options.NvccFlags.begin(),
                 CL.Options.NvccFlags.end());
   if (sys::path::extension(In.Path) != ".cu") {
