@@ -38,6 +38,9 @@ CudaApi CudaApi::resolve() {
   lookUp(A.EventSynchronize, "cudaEventSynchronize");
   lookUp(A.EventElapsedTime, "cudaEventElapsedTime");
   lookUp(A.EventDestroy, "cudaEventDestroy");
+  lookUp(A.StreamIsCapturing, "cudaStreamIsCapturing");
+  lookUp(A.ThreadExchangeStreamCaptureMode,
+         "cudaThreadExchangeStreamCaptureMode");
   lookUp(A.EmuEstimateNextLaunch, "klaraptor_emu_estimate_next_launch");
   lookUp(A.EmuLastLaunchEstimate, "klaraptor_emu_last_launch_estimate");
   lookUp(A.CtxGetDevice, "cuCtxGetDevice");

@@ -34,6 +34,12 @@ struct CudaApi {
   int (*EventSynchronize)(void *Event) = nullptr;
   int (*EventElapsedTime)(float *Ms, void *Start, void *End) = nullptr;
   int (*EventDestroy)(void *Event) = nullptr;
+  /// Stream capture (CUDA graphs): whether a stream is being captured
+  /// (cudaStreamCaptureStatus in *Status, 0: not), and the calling thread's
+  /// capture interaction mode (cudaStreamCaptureMode: 0 global, 1 thread
+  /// local, 2 relaxed), swapped with *Mode.
+  int (*StreamIsCapturing)(void *Stream, int *Status) = nullptr;
+  int (*ThreadExchangeStreamCaptureMode)(int *Mode) = nullptr;
   /// The emulator's (profiler/emu/cudart, EmuCudart.h): present, the
   /// refinement times a launch by its estimate instead of events.
   void (*EmuEstimateNextLaunch)() = nullptr;

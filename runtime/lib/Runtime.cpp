@@ -29,6 +29,44 @@
 
 namespace klaraptor {
 
+namespace {
+/// While it lives, this thread's stream capture mode is relaxed. The
+/// runtime's own CUDA calls (the device and kernel queries of a new
+/// decision, the refinement's events: created, waited for, destroyed) are
+/// not part of the program's work; during a capture in the global or
+/// thread-local mode they count as unsafe and would invalidate the CUDA
+/// graph the program is capturing, on this thread or another. The previous
+/// mode is restored.
+class RelaxedCapture {
+public:
+  explicit RelaxedCapture(const CudaApi &A) : A(A) {
+    if (A.ThreadExchangeStreamCaptureMode)
+      Active = A.ThreadExchangeStreamCaptureMode(&Mode) == 0;
+  }
+  ~RelaxedCapture() {
+    if (Active)
+      A.ThreadExchangeStreamCaptureMode(&Mode);
+  }
+  RelaxedCapture(const RelaxedCapture &) = delete;
+  RelaxedCapture &operator=(const RelaxedCapture &) = delete;
+
+private:
+  const CudaApi &A;
+  int Mode = 2; // cudaStreamCaptureModeRelaxed; then the previous mode
+  bool Active = false;
+};
+
+/// Whether \p Stream is being captured into a CUDA graph, or cannot be
+/// asked (then it is treated as captured: a launch whose time cannot be
+/// trusted is not timed).
+bool capturing(const CudaApi &A, void *Stream) {
+  if (!A.StreamIsCapturing)
+    return false;
+  int Status = 0;
+  return A.StreamIsCapturing(Stream, &Status) != 0 || Status != 0;
+}
+} // namespace
+
 Runtime::Runtime(const Config &C, const CudaApi &Api)
     : Cfg(C), Diags(C.Level), Log(C.LogPath, Diags),
       Cache(C.CachePath, Diags), Devices(Api), Plugin(Diags) {
@@ -473,7 +511,9 @@ klaraptor_status Runtime::launchEntry(KernelEntry &E,
     return Reuse();
   }
 
-  // 3. A new decision, made once per key.
+  // 3. A new decision, made once per key. Its device and kernel queries
+  // may come while the program captures a CUDA graph.
+  RelaxedCapture Relaxed(Devices.api());
   std::unique_lock<std::mutex> Lock(E.DecideMutex);
   if (E.Hist.find(Key, KeyLen, Hash, Track ? &Req : nullptr, Hit)) {
     Lock.unlock();
@@ -967,6 +1007,7 @@ namespace {
 /// yet. Plain data: no TLS constructor.
 thread_local Refinement *PendingRefinement = nullptr;
 thread_local unsigned PendingTrial = 0;
+
 } // namespace
 
 bool Runtime::canRefine() const {
@@ -1006,9 +1047,10 @@ void Runtime::launched(klaraptor_launch_info *Info, int Status) {
       T.Ns = Ns;
     else
       T.Failed = true;
-  } else if (!T.Stop || !Info ||
-             A.EventRecord(T.Stop, Info->stream) != 0) {
-    T.Failed = true;
+  } else {
+    RelaxedCapture Relaxed(A);
+    if (!T.Stop || !Info || A.EventRecord(T.Stop, Info->stream) != 0)
+      T.Failed = true;
   }
 }
 
@@ -1024,15 +1066,22 @@ klaraptor_status Runtime::refineLaunch(KernelEntry &E, Refinement &R,
   if (!R.Finished && R.Next > 0 &&
       std::none_of(R.Trials.begin(), R.Trials.begin() + R.Next, HasTime))
     R.Next = unsigned(R.Trials.size());
+  const CudaApi &A = Devices.api();
+  // A launch captured into a CUDA graph does not run now: it is neither
+  // timed nor waited for; it gets the model's decision, and the trials go
+  // on with the launches that run.
+  if (!R.Finished && !A.hasEmulatorEstimates() && capturing(A, Info->stream))
+    return apply(true, R.Trials[0].Block, R.Trials[0].Grid, *E.Spec, Data,
+                 Info);
   if (!R.Finished && R.Next < R.Trials.size()) {
     const unsigned I = R.Next++;
     Refinement::Trial &T = R.Trials[I];
-    const CudaApi &A = Devices.api();
     bool Armed = false;
     if (A.hasEmulatorEstimates()) {
       A.EmuEstimateNextLaunch();
       Armed = true;
     } else {
+      RelaxedCapture Relaxed(A);
       // cudaEventDefault: timing events on the launch's stream.
       if (!T.Start && A.EventCreateWithFlags(&T.Start, 0) != 0)
         T.Start = nullptr;
@@ -1056,6 +1105,7 @@ klaraptor_status Runtime::refineLaunch(KernelEntry &E, Refinement &R,
 void Runtime::finishRefinement(KernelEntry &E, Refinement &R) {
   const CudaApi &A = Devices.api();
   const bool Events = !A.hasEmulatorEstimates();
+  RelaxedCapture Relaxed(A);
   int BestIndex = -1;
   unsigned Timed = 0;
   for (size_t I = 0; I < R.Trials.size(); ++I) {

@@ -4,6 +4,8 @@
 /// KLARAPTOR_REFINE on a runtime whose "emulator" is a pair of test
 /// functions: each trial's time is the one the test gives for its block. The
 /// launches are the runtime's hook before (launch) and after (launched).
+/// Then on a fake GPU: trials timed by CUDA events, and launches captured
+/// into a CUDA graph, which must be neither timed nor disturbed.
 //===----------------------------------------------------------------------===//
 #include "RuntimeTestSupport.h"
 
@@ -189,6 +191,161 @@ TEST_F(RefineTest, MeasuredDecisionsArePersisted) {
   ASSERT_TRUE(Json::parse(Lines[0], J));
   EXPECT_EQ(J["source"].Str, "measured");
   EXPECT_EQ(J["measured_ns"].Num, 40);
+}
+
+//===-- On a GPU: CUDA events, and CUDA graph capture ----------------------===//
+
+namespace {
+
+/// A fake GPU's clock and events: an event records the clock; a launch of
+/// block x runs TimeOfBlock[x] ns (the test advances the clock between the
+/// hooks). One stream may be in capture (global mode): what the CUDA
+/// runtime counts as unsafe then (waiting for, creating or destroying an
+/// event) from a thread whose capture mode is not relaxed invalidates it,
+/// and an event recorded on the capturing stream becomes a graph node.
+struct FakeGpu {
+  double Now = 0;
+  std::map<int, double> Recorded; ///< event -> time
+  int NextEvent = 1;
+  void *CapturingStream = nullptr; ///< null: no capture
+  int ThreadMode = 0;              ///< cudaStreamCaptureModeGlobal
+  bool Invalidated = false;
+  unsigned RecordsOnCapture = 0, Waits = 0, WaitsRelaxed = 0;
+
+  void unsafeCall() {
+    if (CapturingStream && ThreadMode != 2)
+      Invalidated = true;
+  }
+} Gpu;
+
+int fakeEventCreate(void **E, unsigned) {
+  Gpu.unsafeCall();
+  *E = reinterpret_cast<void *>(intptr_t(Gpu.NextEvent++));
+  return 0;
+}
+int fakeEventRecord(void *E, void *Stream) {
+  if (Gpu.CapturingStream && Stream == Gpu.CapturingStream) {
+    ++Gpu.RecordsOnCapture;
+    return 0;
+  }
+  Gpu.Recorded[int(reinterpret_cast<intptr_t>(E))] = Gpu.Now;
+  return 0;
+}
+int fakeEventSynchronize(void *) {
+  Gpu.unsafeCall();
+  ++Gpu.Waits;
+  Gpu.WaitsRelaxed += Gpu.ThreadMode == 2;
+  return 0;
+}
+int fakeEventElapsed(float *Ms, void *Start, void *Stop) {
+  auto A = Gpu.Recorded.find(int(reinterpret_cast<intptr_t>(Start)));
+  auto B = Gpu.Recorded.find(int(reinterpret_cast<intptr_t>(Stop)));
+  if (A == Gpu.Recorded.end() || B == Gpu.Recorded.end())
+    return 600; // cudaErrorNotReady
+  *Ms = float((B->second - A->second) / 1e6);
+  return 0;
+}
+int fakeEventDestroy(void *) {
+  Gpu.unsafeCall();
+  return 0;
+}
+int fakeIsCapturing(void *Stream, int *Status) {
+  *Status = Gpu.CapturingStream && Stream == Gpu.CapturingStream ? 1 : 0;
+  return 0;
+}
+int fakeExchangeMode(int *Mode) {
+  std::swap(*Mode, Gpu.ThreadMode);
+  return 0;
+}
+
+const CudaApi &fakeGpu() {
+  static CudaApi A = [] {
+    CudaApi X;
+    X.EventCreateWithFlags = fakeEventCreate;
+    X.EventRecord = fakeEventRecord;
+    X.EventSynchronize = fakeEventSynchronize;
+    X.EventElapsedTime = fakeEventElapsed;
+    X.EventDestroy = fakeEventDestroy;
+    X.StreamIsCapturing = fakeIsCapturing;
+    X.ThreadExchangeStreamCaptureMode = fakeExchangeMode;
+    return X;
+  }();
+  return A;
+}
+
+class RefineOnGpuTest : public RefineTest {
+protected:
+  void *StreamA = reinterpret_cast<void *>(intptr_t(0xA));
+  void *StreamB = reinterpret_cast<void *>(intptr_t(0xB));
+
+  void SetUp() override {
+    RefineTest::SetUp();
+    Gpu = FakeGpu();
+    R = std::make_unique<Runtime>(Config(), fakeGpu());
+    R->setDeviceOverride(&Device);
+    R->registerKernel(&K.Desc);
+    R->registerModel("k", &M.Model);
+  }
+  /// One launch on \p Stream that runs (or is captured) between the
+  /// hooks; returns the block launched.
+  uint32_t launchOn(void *Stream) {
+    Launch L({100000}, {391, 1, 1}, {256, 1, 1});
+    L.Info.stream = Stream;
+    EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_OK);
+    uint32_t Block = L.block()[0];
+    if (Stream != Gpu.CapturingStream)
+      Gpu.Now += TimeOfBlock[Block];
+    R->launched(&L.Info, 0);
+    return Block;
+  }
+};
+
+} // namespace
+
+TEST_F(RefineOnGpuTest, EventsTimeTheTrialsAndTheFastestIsKept) {
+  EXPECT_EQ(launchOn(StreamA), 128u); // the model's choice, untimed
+  EXPECT_EQ(launchOn(StreamA), 128u);
+  EXPECT_EQ(launchOn(StreamA), 256u);
+  EXPECT_EQ(launchOn(StreamA), 64u);
+  for (int I = 0; I < 3; ++I)
+    EXPECT_EQ(launchOn(StreamA), 256u); // 40 ns: the fastest measured
+  EXPECT_EQ(Gpu.Waits, 3u);
+  // The runtime's waits ran in the relaxed capture mode, which it gave
+  // back.
+  EXPECT_EQ(Gpu.WaitsRelaxed, 3u);
+  EXPECT_EQ(Gpu.ThreadMode, 0);
+}
+
+TEST_F(RefineOnGpuTest, LaunchesCapturedIntoAGraphAreNotTimed) {
+  // The program captures its time steps into a graph: the captured
+  // launches get the model's decision, no event goes into the graph, the
+  // capture stays valid.
+  Gpu.CapturingStream = StreamA;
+  for (int I = 0; I < 6; ++I)
+    EXPECT_EQ(launchOn(StreamA), 128u);
+  EXPECT_EQ(Gpu.RecordsOnCapture, 0u);
+  EXPECT_EQ(Gpu.Waits, 0u);
+  EXPECT_FALSE(Gpu.Invalidated);
+  // After the capture the launches that run are timed as usual.
+  Gpu.CapturingStream = nullptr;
+  EXPECT_EQ(launchOn(StreamA), 128u);
+  EXPECT_EQ(launchOn(StreamA), 256u);
+  EXPECT_EQ(launchOn(StreamA), 64u);
+  EXPECT_EQ(launchOn(StreamA), 256u);
+  EXPECT_EQ(Gpu.Waits, 3u);
+}
+
+TEST_F(RefineOnGpuTest, ACaptureOnAnotherStreamStaysValid) {
+  // Another thread captures stream B in the global mode while this one's
+  // launches on stream A are refined: the refinement's event calls are
+  // made in the relaxed mode and do not invalidate that capture.
+  Gpu.CapturingStream = StreamB;
+  for (int I = 0; I < 4; ++I)
+    launchOn(StreamA);
+  EXPECT_EQ(launchOn(StreamA), 256u);
+  EXPECT_EQ(Gpu.Waits, 3u);
+  EXPECT_FALSE(Gpu.Invalidated);
+  EXPECT_EQ(Gpu.ThreadMode, 0);
 }
 
 TEST(RefineConfig, Values) {

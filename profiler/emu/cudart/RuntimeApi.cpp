@@ -651,6 +651,30 @@ API cudaError_t cudaStreamQuery(cudaStream_t stream) {
   return ret(ready(stream));
 }
 
+// Stream capture (CUDA graphs) is not emulated: no stream is ever being
+// captured, and a thread's capture mode only has to be remembered.
+API cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
+                                      cudaStreamCaptureStatus *pCaptureStatus) {
+  if (!pCaptureStatus)
+    return ret(cudaErrorInvalidValue);
+  if (!rt().validStream(stream))
+    return ret(cudaErrorInvalidResourceHandle);
+  *pCaptureStatus = cudaStreamCaptureStatusNone;
+  return cudaSuccess;
+}
+
+API cudaError_t cudaThreadExchangeStreamCaptureMode(
+    enum cudaStreamCaptureMode *mode) {
+  static thread_local cudaStreamCaptureMode ThreadMode =
+      cudaStreamCaptureModeGlobal;
+  if (!mode || (*mode != cudaStreamCaptureModeGlobal &&
+                *mode != cudaStreamCaptureModeThreadLocal &&
+                *mode != cudaStreamCaptureModeRelaxed))
+    return ret(cudaErrorInvalidValue);
+  std::swap(*mode, ThreadMode);
+  return cudaSuccess;
+}
+
 API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                     unsigned int flags) {
   static_cast<void>(flags);
@@ -1041,6 +1065,7 @@ PER_THREAD(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol)
 PER_THREAD(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync)
 PER_THREAD(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync)
 PER_THREAD(cudaStreamQuery_ptsz, cudaStreamQuery)
+PER_THREAD(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing)
 PER_THREAD(cudaStreamSynchronize_ptsz, cudaStreamSynchronize)
 PER_THREAD(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent)
 PER_THREAD(cudaStreamAddCallback_ptsz, cudaStreamAddCallback)
