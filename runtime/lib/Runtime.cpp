@@ -736,6 +736,17 @@ klaraptor_status Runtime::profileLaunch(KernelEntry &E,
                      "no CUDA device");
     return KLARAPTOR_UNCHANGED;
   }
+  // A launch captured into a CUDA graph does not run now, and the sweep's
+  // launches and waits would end up in the graph or invalidate it: it is
+  // left alone (and the same data may still be profiled when it runs).
+  if (capturing(Devices.api(), Info->stream)) {
+    Diags.reportOnce(LogLevel::Info,
+                     "KLARAPTOR_MODE=profile: kernel '" + E.displayName() +
+                         "': a launch captured into a CUDA graph is not "
+                         "profiled",
+                     "profile: captured launch of " + E.displayName());
+    return KLARAPTOR_UNCHANGED;
+  }
   {
     std::vector<int64_t> Id(Key, Key + KeyLen);
     Id.insert(Id.begin(), int64_t(E.Id));

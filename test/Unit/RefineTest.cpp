@@ -348,6 +348,33 @@ TEST_F(RefineOnGpuTest, ACaptureOnAnotherStreamStaysValid) {
   EXPECT_EQ(Gpu.ThreadMode, 0);
 }
 
+TEST_F(RefineOnGpuTest, ProfilingLeavesACapturedLaunchAlone) {
+  // KLARAPTOR_MODE=profile: a captured launch is not handed to the profiler
+  // plug-in (whose sweep would launch and wait); a launch that runs is (here
+  // the plug-in cannot be loaded, which says so).
+  ::setenv("KLARAPTOR_PROFILE_LIB", "/nonexistent/libklaraptor_profile.so", 1);
+  R = std::make_unique<Runtime>(Config::parse("profile", nullptr, nullptr),
+                                fakeGpu());
+  R->setDeviceOverride(&Device);
+  R->registerKernel(&K.Desc);
+  DiagCapture Diags(R->diagnostics());
+  void *Args[1] = {nullptr};
+  Gpu.CapturingStream = StreamA;
+  Launch L({1000});
+  L.Info.args = Args;
+  L.Info.stream = StreamA;
+  EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_UNCHANGED);
+  EXPECT_EQ(Diags.count("cannot load the profiler plug-in"), 0u);
+  Gpu.CapturingStream = nullptr;
+  Launch L2({1000});
+  L2.Info.args = Args;
+  L2.Info.stream = StreamA;
+  EXPECT_EQ(R->launch(&K.Desc, &L2.Info), KLARAPTOR_UNCHANGED);
+  ::unsetenv("KLARAPTOR_PROFILE_LIB");
+  EXPECT_EQ(Diags.count("cannot load the profiler plug-in"), 1u);
+  EXPECT_FALSE(Gpu.Invalidated);
+}
+
 TEST(RefineConfig, Values) {
   Config C;
   EXPECT_EQ(C.RefineShapes, 3u);
