@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +31,18 @@
 namespace klaraptor {
 
 namespace {
+/// Calls \p Call, a CUDA call of the runtime's own, so that the program's
+/// error state stays its own: an error \p Call records is cleared, unless
+/// the program had one pending (which cudaGetLastError must still return).
+/// Returns \p Call's result.
+template <typename Fn> int quietly(const CudaApi &A, Fn Call) {
+  const bool Pending = A.PeekAtLastError && A.PeekAtLastError() != 0;
+  const int Err = Call();
+  if (Err != 0 && !Pending && A.GetLastError)
+    A.GetLastError();
+  return Err;
+}
+
 /// While it lives, this thread's stream capture mode is relaxed. The
 /// runtime's own CUDA calls (the device and kernel queries of a new
 /// decision, the refinement's events: created, waited for, destroyed) are
@@ -41,11 +54,13 @@ class RelaxedCapture {
 public:
   explicit RelaxedCapture(const CudaApi &A) : A(A) {
     if (A.ThreadExchangeStreamCaptureMode)
-      Active = A.ThreadExchangeStreamCaptureMode(&Mode) == 0;
+      Active = quietly(A, [&] {
+                 return A.ThreadExchangeStreamCaptureMode(&Mode);
+               }) == 0;
   }
   ~RelaxedCapture() {
     if (Active)
-      A.ThreadExchangeStreamCaptureMode(&Mode);
+      quietly(A, [&] { return A.ThreadExchangeStreamCaptureMode(&Mode); });
   }
   RelaxedCapture(const RelaxedCapture &) = delete;
   RelaxedCapture &operator=(const RelaxedCapture &) = delete;
@@ -56,14 +71,26 @@ private:
   bool Active = false;
 };
 
-/// Whether \p Stream is being captured into a CUDA graph, or cannot be
-/// asked (then it is treated as captured: a launch whose time cannot be
-/// trusted is not timed).
-bool capturing(const CudaApi &A, void *Stream) {
+/// Whether \p Stream is being captured into a CUDA graph: yes, no, or
+/// unknown (nullopt: the query failed for another reason than a capture,
+/// e.g. no driver, or the program has an error pending that a failing
+/// query would replace).
+std::optional<bool> capturing(const CudaApi &A, void *Stream) {
   if (!A.StreamIsCapturing)
     return false;
+  if (A.PeekAtLastError && A.PeekAtLastError() != 0)
+    return std::nullopt;
   int Status = 0;
-  return A.StreamIsCapturing(Stream, &Status) != 0 || Status != 0;
+  const int Err =
+      quietly(A, [&] { return A.StreamIsCapturing(Stream, &Status); });
+  if (Err == 0)
+    return Status != 0; // cudaStreamCaptureStatusNone is 0
+  // cudaErrorStreamCaptureUnsupported (900) ... WrongThread (908): the
+  // stream is, or the legacy stream cannot be used while another is,
+  // captured.
+  if (Err >= 900 && Err <= 908)
+    return true;
+  return std::nullopt;
 }
 } // namespace
 
@@ -739,7 +766,8 @@ klaraptor_status Runtime::profileLaunch(KernelEntry &E,
   // A launch captured into a CUDA graph does not run now, and the sweep's
   // launches and waits would end up in the graph or invalidate it: it is
   // left alone (and the same data may still be profiled when it runs).
-  if (capturing(Devices.api(), Info->stream)) {
+  // (A query that cannot answer profiles: the profiler says what is wrong.)
+  if (capturing(Devices.api(), Info->stream).value_or(false)) {
     Diags.reportOnce(LogLevel::Info,
                      "KLARAPTOR_MODE=profile: kernel '" + E.displayName() +
                          "': a launch captured into a CUDA graph is not "
@@ -1081,7 +1109,9 @@ klaraptor_status Runtime::refineLaunch(KernelEntry &E, Refinement &R,
   // A launch captured into a CUDA graph does not run now: it is neither
   // timed nor waited for; it gets the model's decision, and the trials go
   // on with the launches that run.
-  if (!R.Finished && !A.hasEmulatorEstimates() && capturing(A, Info->stream))
+  // (A query that cannot answer: not timed either.)
+  if (!R.Finished && !A.hasEmulatorEstimates() &&
+      capturing(A, Info->stream).value_or(true))
     return apply(true, R.Trials[0].Block, R.Trials[0].Grid, *E.Spec, Data,
                  Info);
   if (!R.Finished && R.Next < R.Trials.size()) {

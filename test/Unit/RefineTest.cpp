@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <map>
+#include <utility>
 
 using namespace klaraptor;
 using namespace klaraptor::test;
@@ -211,6 +212,11 @@ struct FakeGpu {
   int ThreadMode = 0;              ///< cudaStreamCaptureModeGlobal
   bool Invalidated = false;
   unsigned RecordsOnCapture = 0, Waits = 0, WaitsRelaxed = 0;
+  /// cudaStreamIsCapturing's failure (0: it answers), its calls, and the
+  /// error cudaGetLastError would return to the program.
+  int CaptureQueryError = 0;
+  unsigned CaptureQueries = 0;
+  int LastError = 0;
 
   void unsafeCall() {
     if (CapturingStream && ThreadMode != 2)
@@ -250,9 +256,14 @@ int fakeEventDestroy(void *) {
   return 0;
 }
 int fakeIsCapturing(void *Stream, int *Status) {
+  ++Gpu.CaptureQueries;
+  if (Gpu.CaptureQueryError)
+    return Gpu.LastError = Gpu.CaptureQueryError;
   *Status = Gpu.CapturingStream && Stream == Gpu.CapturingStream ? 1 : 0;
   return 0;
 }
+int fakePeekAtLastError() { return Gpu.LastError; }
+int fakeGetLastError() { return std::exchange(Gpu.LastError, 0); }
 int fakeExchangeMode(int *Mode) {
   std::swap(*Mode, Gpu.ThreadMode);
   return 0;
@@ -268,6 +279,8 @@ const CudaApi &fakeGpu() {
     X.EventDestroy = fakeEventDestroy;
     X.StreamIsCapturing = fakeIsCapturing;
     X.ThreadExchangeStreamCaptureMode = fakeExchangeMode;
+    X.PeekAtLastError = fakePeekAtLastError;
+    X.GetLastError = fakeGetLastError;
     return X;
   }();
   return A;
@@ -346,6 +359,29 @@ TEST_F(RefineOnGpuTest, ACaptureOnAnotherStreamStaysValid) {
   EXPECT_EQ(Gpu.Waits, 3u);
   EXPECT_FALSE(Gpu.Invalidated);
   EXPECT_EQ(Gpu.ThreadMode, 0);
+}
+
+TEST_F(RefineOnGpuTest, AFailingCaptureQueryLeavesTheProgramsErrorsAlone) {
+  // The query fails (no driver, say): the error it recorded is cleared, and
+  // a launch whose capture is unknown is not timed.
+  Gpu.CaptureQueryError = 35; // cudaErrorInsufficientDriver
+  for (int I = 0; I < 6; ++I)
+    EXPECT_EQ(launchOn(StreamA), 128u);
+  EXPECT_GT(Gpu.CaptureQueries, 0u);
+  EXPECT_EQ(Gpu.LastError, 0);
+  EXPECT_EQ(Gpu.Waits, 0u);
+  // An error the program has pending is not asked over, nor cleared.
+  Gpu.CaptureQueries = 0;
+  Gpu.LastError = 719; // cudaErrorLaunchFailure, the program's
+  Launch L({200000}, {782, 1, 1}, {256, 1, 1});
+  L.Info.stream = StreamA;
+  EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_OK);
+  R->launched(&L.Info, 0);
+  Launch L2({200000}, {782, 1, 1}, {256, 1, 1});
+  L2.Info.stream = StreamA;
+  EXPECT_EQ(R->launch(&K.Desc, &L2.Info), KLARAPTOR_OK);
+  EXPECT_EQ(Gpu.CaptureQueries, 0u);
+  EXPECT_EQ(Gpu.LastError, 719);
 }
 
 TEST_F(RefineOnGpuTest, ProfilingLeavesACapturedLaunchAlone) {
