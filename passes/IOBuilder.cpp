@@ -89,6 +89,7 @@ private:
   void emitConstructor(ArrayRef<Kernel *> New);
 
   void instrumentRuntimeLaunches(StringRef Callee);
+  void instrumentRuntimeLaunchesEx(StringRef Callee);
   void instrumentDriverLaunches(StringRef Callee);
   void instrumentKnownLaunch(CallBase &CB, Kernel &K);
   void instrumentHandleLaunch(CallBase &CB, Value *Handle);
@@ -156,6 +157,8 @@ bool IOBuilder::run() {
 
   instrumentRuntimeLaunches("cudaLaunchKernel");
   instrumentRuntimeLaunches("cudaLaunchKernel_ptsz");
+  instrumentRuntimeLaunchesEx("cudaLaunchKernelExC");
+  instrumentRuntimeLaunchesEx("cudaLaunchKernelExC_ptsz");
   instrumentDriverLaunches("cuLaunchKernel");
   instrumentDriverLaunches("cuLaunchKernel_ptsz");
   return Changed;
@@ -580,6 +583,109 @@ void IOBuilder::instrumentHandleLaunch(CallBase &CB, Value *Handle) {
     Name = "a kernel known at run time";
   callAfterHook(CB, Info);
   markAndRemark(CB, "instrumented launch of " + Name + " (by handle)");
+}
+
+/// cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+/// const void *func, void **args): the call the cudaLaunchKernelEx template
+/// of cuda_runtime.h makes.
+static FunctionType *runtimeLaunchExTy(LLVMContext &C) {
+  Type *Ptr = compat::ptrTy(C);
+  return FunctionType::get(Type::getInt32Ty(C), {Ptr, Ptr, Ptr}, false);
+}
+
+/// cudaLaunchConfig_t (driver_types.h), x86-64: dim3 gridDim at 0, dim3
+/// blockDim at 12, size_t dynamicSmemBytes at 24, cudaStream_t stream at
+/// 32, cudaLaunchAttribute *attrs at 40, unsigned numAttrs at 48; 56 bytes.
+enum LaunchConfigField : unsigned {
+  ConfigGrid,
+  ConfigBlock,
+  ConfigSharedMem,
+  ConfigStream,
+  ConfigAttrs,
+  ConfigNumAttrs
+};
+static StructType *launchConfigTy(LLVMContext &C) {
+  Type *I32 = Type::getInt32Ty(C), *Ptr = compat::ptrTy(C);
+  ArrayType *Dim3 = ArrayType::get(I32, 3);
+  return StructType::get(
+      C, {Dim3, Dim3, Type::getInt64Ty(C), Ptr, Ptr, I32});
+}
+
+void IOBuilder::instrumentRuntimeLaunchesEx(StringRef Callee) {
+  StructType *ConfigTy = launchConfigTy(C);
+  const uint64_t ConfigSize = M.getDataLayout().getTypeAllocSize(ConfigTy);
+  for (CallBase *CB : launchCalls(Callee, runtimeLaunchExTy(C))) {
+    Function &F = *CB->getFunction();
+    AllocaInst *Info = infoSlot(F);
+    // The launch gets a copy of the program's configuration (a const
+    // structure it may reuse) with the hook's grid, block and shared
+    // memory; a null configuration stays null (CUDA's error to report).
+    AllocaInst *Copy = entryAlloca(F, ConfigTy, "klaraptor.config");
+    IRBuilder<> B(CB);
+    Value *Config = CB->getArgOperand(0);
+    Value *IsNull = B.CreateIsNull(Config, "config.null");
+    GlobalVariable *Zero = M.getNamedGlobal("__klaraptor.null_config");
+    if (!Zero) {
+      Zero = new GlobalVariable(M, ConfigTy, true, GlobalValue::PrivateLinkage,
+                                Constant::getNullValue(ConfigTy),
+                                "__klaraptor.null_config");
+      Zero->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+      Zero->setAlignment(Align(8));
+    }
+    Value *Src = B.CreateSelect(IsNull, Zero, Config, "config.src");
+    B.CreateMemCpy(Copy, Align(8), Src, Align(8), ConfigSize);
+    auto Elem = [&](unsigned Field, unsigned D, const Twine &Name) {
+      return B.CreateInBoundsGEP(
+          ConfigTy, Copy, {B.getInt32(0), B.getInt32(Field), B.getInt32(D)},
+          Name);
+    };
+    static const char *const XYZ[3] = {".x", ".y", ".z"};
+    LaunchDims In;
+    Value *GridPtr[3], *BlockPtr[3];
+    for (unsigned D = 0; D < 3; ++D) {
+      GridPtr[D] = Elem(ConfigGrid, D, Twine("config.grid") + XYZ[D]);
+      BlockPtr[D] = Elem(ConfigBlock, D, Twine("config.block") + XYZ[D]);
+      In.Grid[D] = B.CreateLoad(B.getInt32Ty(), GridPtr[D],
+                                Twine("grid") + XYZ[D]);
+      In.Block[D] = B.CreateLoad(B.getInt32Ty(), BlockPtr[D],
+                                 Twine("block") + XYZ[D]);
+    }
+    Value *SharedPtr =
+        B.CreateStructGEP(ConfigTy, Copy, ConfigSharedMem, "config.shared");
+    Value *Shared = B.CreateLoad(B.getInt64Ty(), SharedPtr, "shared_mem");
+    Value *Stream = B.CreateLoad(
+        compat::ptrTy(C),
+        B.CreateStructGEP(ConfigTy, Copy, ConfigStream, "config.stream"),
+        "stream");
+    Value *NumAttrs = B.CreateLoad(
+        B.getInt32Ty(),
+        B.CreateStructGEP(ConfigTy, Copy, ConfigNumAttrs, "config.num_attrs"),
+        "num_attrs");
+    // Launch attributes may tie the grid to the block (clusters, cooperative
+    // launches): such a launch is kept, by a null handle, which the runtime
+    // answers with KLARAPTOR_UNCHANGED.
+    Value *Keep =
+        B.CreateOr(IsNull, B.CreateICmpNE(NumAttrs, B.getInt32(0)), "keep");
+    Value *Handle = B.CreateSelect(
+        Keep, ConstantPointerNull::get(compat::ptrTy(C)),
+        CB->getArgOperand(1), "handle");
+    LaunchDims Out = callHook(B, Info, B.getInt32(0),
+                              ConstantPointerNull::get(compat::ptrTy(C)),
+                              CB->getArgOperand(2), In, Shared, Stream,
+                              ABI.launchHandle(), Handle);
+    for (unsigned D = 0; D < 3; ++D) {
+      B.CreateStore(Out.Grid[D], GridPtr[D]);
+      B.CreateStore(Out.Block[D], BlockPtr[D]);
+    }
+    B.CreateStore(Out.SharedMem, SharedPtr);
+    CB->setArgOperand(0, B.CreateSelect(IsNull, Config, Copy, "config"));
+    callAfterHook(*CB, Info);
+    std::string Name = "a kernel known at run time";
+    if (auto *HF = dyn_cast<Function>(CB->getArgOperand(1)->stripPointerCasts()))
+      Name = "'" + HF->getName().str() + "'";
+    markAndRemark(*CB, "instrumented launch of " + Name + " ('" + Callee +
+                           "', by handle)");
+  }
 }
 
 void IOBuilder::instrumentDriverLaunches(StringRef Callee) {

@@ -28,6 +28,11 @@
 ///    `info.data`; the runtime finds the registered descriptor of `h` and
 ///    computes the data itself from `info.args`. Stubs defined here without an
 ///    annotation are left alone.
+///  * `cudaLaunchKernelExC[_ptsz](config, h, args)` (cuda_runtime.h's
+///    cudaLaunchKernelEx): `__klaraptor_rt_launch_handle(h, info)` with the
+///    values of `*config`, and the launch gets a copy of `*config` with the
+///    hook's grid, block and shared memory. A null config, or one with
+///    launch attributes (clusters, cooperative launches), is kept.
 ///  * `cuLaunchKernel[_ptsz](f, ...)` in any module (the kernel may be
 ///    annotated in another translation unit):
 ///    `__klaraptor_rt_launch_cufunction(f, info)` with a null `info.data` and
