@@ -89,7 +89,8 @@ private:
   void emitConstructor(ArrayRef<Kernel *> New);
 
   void instrumentRuntimeLaunches(StringRef Callee);
-  void instrumentRuntimeLaunchesEx(StringRef Callee);
+  /// cudaLaunchKernelExC, or with \p Driver cuLaunchKernelEx.
+  void instrumentLaunchesEx(StringRef Callee, bool Driver);
   void instrumentDriverLaunches(StringRef Callee);
   void instrumentKnownLaunch(CallBase &CB, Kernel &K);
   void instrumentHandleLaunch(CallBase &CB, Value *Handle);
@@ -157,10 +158,12 @@ bool IOBuilder::run() {
 
   instrumentRuntimeLaunches("cudaLaunchKernel");
   instrumentRuntimeLaunches("cudaLaunchKernel_ptsz");
-  instrumentRuntimeLaunchesEx("cudaLaunchKernelExC");
-  instrumentRuntimeLaunchesEx("cudaLaunchKernelExC_ptsz");
+  instrumentLaunchesEx("cudaLaunchKernelExC", /*Driver=*/false);
+  instrumentLaunchesEx("cudaLaunchKernelExC_ptsz", /*Driver=*/false);
   instrumentDriverLaunches("cuLaunchKernel");
   instrumentDriverLaunches("cuLaunchKernel_ptsz");
+  instrumentLaunchesEx("cuLaunchKernelEx", /*Driver=*/true);
+  instrumentLaunchesEx("cuLaunchKernelEx_ptsz", /*Driver=*/true);
   return Changed;
 }
 
@@ -585,17 +588,28 @@ void IOBuilder::instrumentHandleLaunch(CallBase &CB, Value *Handle) {
   markAndRemark(CB, "instrumented launch of " + Name + " (by handle)");
 }
 
-/// cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
-/// const void *func, void **args): the call the cudaLaunchKernelEx template
-/// of cuda_runtime.h makes.
-static FunctionType *runtimeLaunchExTy(LLVMContext &C) {
+/// The launches that take their configuration in a structure:
+/// cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const
+/// void *func, void **args) (what cuda_runtime.h's cudaLaunchKernelEx
+/// template calls) and CUresult cuLaunchKernelEx(const CUlaunchConfig
+/// *config, CUfunction f, void **kernelParams, void **extra).
+static FunctionType *launchExTy(LLVMContext &C, bool Driver) {
   Type *Ptr = compat::ptrTy(C);
-  return FunctionType::get(Type::getInt32Ty(C), {Ptr, Ptr, Ptr}, false);
+  SmallVector<Type *, 4> Params = {Ptr, Ptr, Ptr};
+  if (Driver)
+    Params.push_back(Ptr);
+  return FunctionType::get(Type::getInt32Ty(C), Params, false);
 }
 
-/// cudaLaunchConfig_t (driver_types.h), x86-64: dim3 gridDim at 0, dim3
-/// blockDim at 12, size_t dynamicSmemBytes at 24, cudaStream_t stream at
-/// 32, cudaLaunchAttribute *attrs at 40, unsigned numAttrs at 48; 56 bytes.
+/// The configuration structures, x86-64 (both 56 bytes):
+///  * cudaLaunchConfig_t (driver_types.h): dim3 gridDim at 0, dim3 blockDim
+///    at 12, size_t dynamicSmemBytes at 24, cudaStream_t stream at 32,
+///    cudaLaunchAttribute *attrs at 40, unsigned numAttrs at 48;
+///  * CUlaunchConfig (cuda.h): unsigned gridDimX..Z at 0, blockDimX..Z at
+///    12, unsigned sharedMemBytes at 24, CUstream hStream at 32,
+///    CUlaunchAttribute *attrs at 40, unsigned numAttrs at 48.
+/// Both as { [3 x i32] grid, [3 x i32] block, iN shared, ptr stream, ptr
+/// attrs, i32 numAttrs }.
 enum LaunchConfigField : unsigned {
   ConfigGrid,
   ConfigBlock,
@@ -604,17 +618,18 @@ enum LaunchConfigField : unsigned {
   ConfigAttrs,
   ConfigNumAttrs
 };
-static StructType *launchConfigTy(LLVMContext &C) {
+static StructType *launchConfigTy(LLVMContext &C, bool Driver) {
   Type *I32 = Type::getInt32Ty(C), *Ptr = compat::ptrTy(C);
   ArrayType *Dim3 = ArrayType::get(I32, 3);
   return StructType::get(
-      C, {Dim3, Dim3, Type::getInt64Ty(C), Ptr, Ptr, I32});
+      C, {Dim3, Dim3, Driver ? I32 : Type::getInt64Ty(C), Ptr, Ptr, I32});
 }
 
-void IOBuilder::instrumentRuntimeLaunchesEx(StringRef Callee) {
-  StructType *ConfigTy = launchConfigTy(C);
+void IOBuilder::instrumentLaunchesEx(StringRef Callee, bool Driver) {
+  StructType *ConfigTy = launchConfigTy(C, Driver);
   const uint64_t ConfigSize = M.getDataLayout().getTypeAllocSize(ConfigTy);
-  for (CallBase *CB : launchCalls(Callee, runtimeLaunchExTy(C))) {
+  Type *SharedTy = ConfigTy->getElementType(ConfigSharedMem);
+  for (CallBase *CB : launchCalls(Callee, launchExTy(C, Driver))) {
     Function &F = *CB->getFunction();
     AllocaInst *Info = infoSlot(F);
     // The launch gets a copy of the program's configuration (a const
@@ -624,11 +639,12 @@ void IOBuilder::instrumentRuntimeLaunchesEx(StringRef Callee) {
     IRBuilder<> B(CB);
     Value *Config = CB->getArgOperand(0);
     Value *IsNull = B.CreateIsNull(Config, "config.null");
-    GlobalVariable *Zero = M.getNamedGlobal("__klaraptor.null_config");
+    const std::string ZeroName =
+        Driver ? "__klaraptor.null_cu_config" : "__klaraptor.null_config";
+    GlobalVariable *Zero = M.getNamedGlobal(ZeroName);
     if (!Zero) {
       Zero = new GlobalVariable(M, ConfigTy, true, GlobalValue::PrivateLinkage,
-                                Constant::getNullValue(ConfigTy),
-                                "__klaraptor.null_config");
+                                Constant::getNullValue(ConfigTy), ZeroName);
       Zero->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
       Zero->setAlignment(Align(8));
     }
@@ -652,7 +668,9 @@ void IOBuilder::instrumentRuntimeLaunchesEx(StringRef Callee) {
     }
     Value *SharedPtr =
         B.CreateStructGEP(ConfigTy, Copy, ConfigSharedMem, "config.shared");
-    Value *Shared = B.CreateLoad(B.getInt64Ty(), SharedPtr, "shared_mem");
+    Value *Shared = B.CreateZExtOrBitCast(
+        B.CreateLoad(SharedTy, SharedPtr, "config.shared_mem"),
+        B.getInt64Ty(), "shared_mem");
     Value *Stream = B.CreateLoad(
         compat::ptrTy(C),
         B.CreateStructGEP(ConfigTy, Copy, ConfigStream, "config.stream"),
@@ -662,29 +680,33 @@ void IOBuilder::instrumentRuntimeLaunchesEx(StringRef Callee) {
         B.CreateStructGEP(ConfigTy, Copy, ConfigNumAttrs, "config.num_attrs"),
         "num_attrs");
     // Launch attributes may tie the grid to the block (clusters, cooperative
-    // launches): such a launch is kept, by a null handle, which the runtime
-    // answers with KLARAPTOR_UNCHANGED.
+    // launches): such a launch is kept, by a null handle or function, which
+    // the runtime answers with KLARAPTOR_UNCHANGED.
     Value *Keep =
         B.CreateOr(IsNull, B.CreateICmpNE(NumAttrs, B.getInt32(0)), "keep");
     Value *Handle = B.CreateSelect(
         Keep, ConstantPointerNull::get(compat::ptrTy(C)),
-        CB->getArgOperand(1), "handle");
-    LaunchDims Out = callHook(B, Info, B.getInt32(0),
-                              ConstantPointerNull::get(compat::ptrTy(C)),
-                              CB->getArgOperand(2), In, Shared, Stream,
-                              ABI.launchHandle(), Handle);
+        CB->getArgOperand(1), Driver ? "function" : "handle");
+    LaunchDims Out = callHook(
+        B, Info, B.getInt32(0), ConstantPointerNull::get(compat::ptrTy(C)),
+        CB->getArgOperand(2), In, Shared, Stream,
+        Driver ? ABI.launchCUfunction() : ABI.launchHandle(), Handle);
     for (unsigned D = 0; D < 3; ++D) {
       B.CreateStore(Out.Grid[D], GridPtr[D]);
       B.CreateStore(Out.Block[D], BlockPtr[D]);
     }
-    B.CreateStore(Out.SharedMem, SharedPtr);
+    // The runtime never gives more than the kernel may have (an unsigned
+    // for the driver).
+    B.CreateStore(B.CreateTruncOrBitCast(Out.SharedMem, SharedTy,
+                                         "launch.config.shared_mem"),
+                  SharedPtr);
     CB->setArgOperand(0, B.CreateSelect(IsNull, Config, Copy, "config"));
     callAfterHook(*CB, Info);
-    std::string Name = "a kernel known at run time";
+    std::string Name = Driver ? "a CUfunction" : "a kernel known at run time";
     if (auto *HF = dyn_cast<Function>(CB->getArgOperand(1)->stripPointerCasts()))
       Name = "'" + HF->getName().str() + "'";
     markAndRemark(*CB, "instrumented launch of " + Name + " ('" + Callee +
-                           "', by handle)");
+                           "')");
   }
 }
 

@@ -33,6 +33,8 @@
 ///    values of `*config`, and the launch gets a copy of `*config` with the
 ///    hook's grid, block and shared memory. A null config, or one with
 ///    launch attributes (clusters, cooperative launches), is kept.
+///    `cuLaunchKernelEx[_ptsz](config, f, params, extra)` likewise, through
+///    `__klaraptor_rt_launch_cufunction(f, info)`.
 ///  * `cuLaunchKernel[_ptsz](f, ...)` in any module (the kernel may be
 ///    annotated in another translation unit):
 ///    `__klaraptor_rt_launch_cufunction(f, info)` with a null `info.data` and

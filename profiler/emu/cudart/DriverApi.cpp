@@ -612,6 +612,29 @@ API CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
   return toDriver(rt().launch(L));
 }
 
+API CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
+                              void **kernelParams, void **extra) {
+  if (!config || (config->numAttrs && !config->attrs))
+    return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned I = 0; I < config->numAttrs; ++I) {
+    const CUlaunchAttribute &A = config->attrs[I];
+    bool Unsupported =
+        (A.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && A.value.cooperative) ||
+        (A.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
+         A.value.clusterDim.x * A.value.clusterDim.y * A.value.clusterDim.z >
+             1);
+    if (Unsupported)
+      return toDriver(cudaError_t(Runtime::get().unsupported(
+          A.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+              ? "cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_COOPERATIVE"
+              : "cuLaunchKernelEx with a thread block cluster")));
+  }
+  return cuLaunchKernel(f, config->gridDimX, config->gridDimY,
+                        config->gridDimZ, config->blockDimX, config->blockDimY,
+                        config->blockDimZ, config->sharedMemBytes,
+                        config->hStream, kernelParams, extra);
+}
+
 // --- memory
 // ------------------------------------------------------------------------
 

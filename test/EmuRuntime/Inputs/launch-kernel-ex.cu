@@ -1,8 +1,11 @@
 // Launches through cudaLaunchKernelEx (cudaLaunchKernelExC): one plain, one
-// with a launch attribute; y = 1 * 2 * 3 checked everywhere
+// with a launch attribute; and through cuLaunchKernelEx (the emulated
+// runtime, like the recording stand-in, takes a kernel's host stub as a
+// CUfunction); y = 1 * 2 * 3 * 4 checked everywhere
 // (test/EmuRuntime/launch-kernel-ex.test).
 #include <cstdio>
 #include <cstdlib>
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #pragma klaraptor data(N = n) block(bx) grid(ceildiv(N, bx))
@@ -23,8 +26,14 @@ int main(int argc, char **argv) {
   attr[0].id = cudaLaunchAttributePriority; attr[0].val.priority = 0;
   cudaLaunchConfig_t cfg2 = cfg; cfg2.attrs = attr; cfg2.numAttrs = 1;
   cudaError_t e2 = cudaLaunchKernelEx(&cfg2, scale, y, 3.0f, n);
+  CUlaunchConfig cucfg = {};
+  cucfg.gridDimX = (n + 127) / 128; cucfg.gridDimY = cucfg.gridDimZ = 1;
+  cucfg.blockDimX = 128; cucfg.blockDimY = cucfg.blockDimZ = 1;
+  float a = 4.0f;
+  void *args[] = {&y, &a, &n};
+  CUresult e3 = cuLaunchKernelEx(&cucfg, (CUfunction)(void *)scale, args, nullptr);
   cudaMemcpy(h, y, n * 4, cudaMemcpyDeviceToHost);
-  int bad = 0; for (int i = 0; i < n; ++i) bad += h[i] != 6;
-  printf("ex %s, %s; config block still %u; %s\n", cudaGetErrorString(e1), cudaGetErrorString(e2), cfg.blockDim.x, bad ? "FAILED" : "ok");
+  int bad = 0; for (int i = 0; i < n; ++i) bad += h[i] != 24;
+  printf("ex %s, %s, %d; config block still %u, %u; %s\n", cudaGetErrorString(e1), cudaGetErrorString(e2), int(e3), cfg.blockDim.x, cucfg.blockDimX, bad ? "FAILED" : "ok");
   return bad != 0;
 }
