@@ -93,8 +93,10 @@ void KernelAnnotator::rejectPragmasBefore(SourceLocation Loc) {
 
 void KernelAnnotator::visit(Decl *D) {
   auto &Pending = Queue->Pending;
-  if ((Pending.empty() && Templates.empty()) || D->getBeginLoc().isInvalid())
+  if (D->getBeginLoc().isInvalid())
     return;
+  if (auto *VD = dyn_cast<VarDecl>(D))
+    checkManaged(*VD);
   // An instantiation has its template's source location but comes when
   // clang instantiates it: it takes no queued pragma.
   auto *FD = dyn_cast<FunctionDecl>(D);
@@ -118,7 +120,7 @@ void KernelAnnotator::visit(Decl *D) {
     return VisitBraced(NS, true);
   if (auto *LS = dyn_cast<LinkageSpecDecl>(D))
     return VisitBraced(LS, LS->hasBraces());
-  if (D->isImplicit())
+  if (D->isImplicit() || (Pending.empty() && Templates.empty()))
     return;
 
   // Every pragma before the end of D belongs to D: it precedes D, or it is
@@ -135,6 +137,17 @@ void KernelAnnotator::visit(Decl *D) {
   // template's; code generation emits it right after this.
   if (FD && FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
     annotateSpecialization(FD);
+}
+
+void KernelAnnotator::checkManaged(const VarDecl &VD) {
+  // klaraptor_host_defines.h (klaraptor-clang++'s host compile) turns
+  // __managed__, which clang's CUDA ignores, into this annotation.
+  for (const auto *A : VD.specific_attrs<AnnotateAttr>())
+    if (A->getAnnotation() == "klaraptor.managed") {
+      report(Diags, VD.getLocation(), PragmaDiag::ManagedVariable)
+          << VD.getQualifiedNameAsString();
+      return;
+    }
 }
 
 void KernelAnnotator::claim(ParsedPragma &P, Decl *D) {

@@ -40,6 +40,7 @@ class CompilerInstance;
 class Decl;
 class FunctionDecl;
 class FunctionTemplateDecl;
+class VarDecl;
 class DiagnosticsEngine;
 class Preprocessor;
 class SourceManager;
@@ -82,6 +83,9 @@ private:
   void visit(clang::Decl *D);
   /// Reports every queued pragma before \p Loc as not followed by a kernel.
   void rejectPragmasBefore(clang::SourceLocation Loc);
+  /// Reports \p VD if it is a `__managed__` variable (marked by
+  /// klaraptor_host_defines.h), which the host compile cannot build.
+  void checkManaged(const clang::VarDecl &VD);
   /// Gives pragma \p P to declaration \p D.
   void claim(ParsedPragma &P, clang::Decl *D);
   /// Keeps pragma \p P of kernel template \p FTD for its specializations.

@@ -127,6 +127,11 @@ const DiagInfo Table[] = {
     {PragmaDiag::FieldOutsideData, Error,
      "'%0' cannot be used in '%1(...)'; a field of a kernel parameter goes in "
      "'data(...)'"},
+    {PragmaDiag::ManagedVariable, Error,
+     "'%0' is a __managed__ variable, which klaraptor-clang++ cannot build: "
+     "the host side is compiled by clang, whose CUDA does not implement "
+     "managed variables (the host would use a copy of its own); allocate it "
+     "with cudaMallocManaged"},
     {PragmaDiag::InternalError, Error,
      "internal error in '#pragma klaraptor': %0"},
 };
@@ -134,8 +139,16 @@ const DiagInfo Table[] = {
 
 DiagnosticBuilder report(DiagnosticsEngine &Diags, SourceLocation Loc,
                          PragmaDiag D) {
-  const DiagInfo &Info = Table[unsigned(D)];
-  assert(Info.Kind == D && "PragmaDiagnostics table out of order");
+  // Found by kind, not by position: an entry out of order (in a build
+  // without asserts) must not give another diagnostic's text.
+  const DiagInfo *Found = &Table[0];
+  for (const DiagInfo &E : Table)
+    if (E.Kind == D) {
+      Found = &E;
+      break;
+    }
+  const DiagInfo &Info = *Found;
+  assert(Info.Kind == D && "PragmaDiagnostics table lacks a diagnostic");
   unsigned ID =
       Diags.getDiagnosticIDs()->getCustomDiagID(Info.Level, Info.Text);
   return Diags.Report(Loc, ID);

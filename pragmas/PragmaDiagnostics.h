@@ -68,6 +68,7 @@ enum class PragmaDiag {
   BitFieldParam,
   OverlappingFields,
   FieldOutsideData,
+  ManagedVariable,
   InternalError,
 };
 

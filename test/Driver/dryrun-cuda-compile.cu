@@ -1,7 +1,8 @@
 // A .cu file compiled to an object: nvcc builds an uncompressed fatbin with
 // SASS and PTX for the default sm_90 (allowing what clang's CUDA allows:
 // __device__ lambdas, constexpr host functions in device code), then
-// clang++ 19 compiles the host side
+// clang++ 19 compiles the host side (after clang's CUDA wrapper, klaraptor's
+// host defines: __managed__ marked for the plugin to report)
 // with the plugin (both roles) and embeds the fatbin. Nothing is linked.
 //
 // RUN: %klaraptor-clangxx --klaraptor-dryrun -c %s -o %t.o \
@@ -9,7 +10,7 @@
 // RUN:       -DCUDA=%cuda_path -DRTINC=%rt_include -DSRC=%s -DOBJ=%t.o
 //
 // CHECK: {{^}}[[NVCC]] -fatbin --no-compress -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -I[[RTINC]] --extended-lambda --expt-relaxed-constexpr [[SRC]] -o [[TMP:[^ ]+]]/dryrun-cuda-compile.fatbin{{$}}
-// CHECK-NEXT: {{^}}[[CLANGXX]] -x cuda --cuda-host-only --cuda-path=[[CUDA]] --cuda-gpu-arch=sm_90 -D__CUDA_ARCH_LIST__=900 -Wno-unknown-cuda-version -isystem [[LIB]]/klaraptor/cuda-shim -isystem [[CUDA]]/include/cccl -fplugin=[[LIB]]/KlaraptorPlugin.so -fpass-plugin=[[LIB]]/KlaraptorPlugin.so -Xclang -fcuda-include-gpubinary -Xclang [[TMP]]/dryrun-cuda-compile.fatbin -I[[RTINC]] -c [[SRC]] -o [[OBJ]]{{$}}
+// CHECK-NEXT: {{^}}[[CLANGXX]] -x cuda --cuda-host-only --cuda-path=[[CUDA]] --cuda-gpu-arch=sm_90 -D__CUDA_ARCH_LIST__=900 -Wno-unknown-cuda-version -isystem [[LIB]]/klaraptor/cuda-shim -isystem [[CUDA]]/include/cccl -include [[LIB]]/klaraptor/cuda-shim/klaraptor_host_defines.h -fplugin=[[LIB]]/KlaraptorPlugin.so -fpass-plugin=[[LIB]]/KlaraptorPlugin.so -Xclang -fcuda-include-gpubinary -Xclang [[TMP]]/dryrun-cuda-compile.fatbin -I[[RTINC]] -c [[SRC]] -o [[OBJ]]{{$}}
 // CHECK-NOT: {{.}}
 
 // Without -o the object is named after the source, in the current directory;

@@ -139,8 +139,9 @@ void Compilation::addCudaHost(const InputFile &In, const std::string &Fatbin,
     J.Args.push_back("-D__CUDA_ARCH_LIST__=" + ArchList);
   J.Args.insert(J.Args.end(),
                 {"-Wno-unknown-cuda-version", "-isystem", TC.Shim, "-isystem",
-                 TC.cudaCcclInclude(), "-fplugin=" + TC.Plugin,
-                 "-fpass-plugin=" + TC.Plugin});
+                 TC.cudaCcclInclude(), "-include",
+                 TC.Shim + "/klaraptor_host_defines.h",
+                 "-fplugin=" + TC.Plugin, "-fpass-plugin=" + TC.Plugin});
   if (!Fatbin.empty())
     J.Args.insert(J.Args.end(),
                   {"-Xclang", "-fcuda-include-gpubinary", "-Xclang", Fatbin});
