@@ -20,6 +20,10 @@
 /// sees it (HandleTopLevelDecl), or at the end of the translation unit, when
 /// clang emits the instantiations it deferred.
 ///
+/// It also reports each `__managed__` variable (klaraptor-clang++'s
+/// klaraptor_host_defines.h marks them with an annotation): clang's CUDA host
+/// compile cannot build them.
+///
 /// On the device side of a CUDA compile it does nothing.
 //===----------------------------------------------------------------------===//
 #ifndef KLARAPTOR_PRAGMAS_KERNELANNOTATOR_H
