@@ -11,7 +11,7 @@
 #       examples built for the emulator; the comparison scripts.
 #   scripts/gpu-session.sh --run BUNDLE OUTDIR [--steps LIST] [--time-limit S]
 #       on the GPU machine, from the bundle, the steps of LIST in this order
-#       (default env,smoke,probe,hook,polybench,examples):
+#       (default env,smoke,probe,hook,dropin,polybench,examples):
 #         env        nvidia-smi, driver, the CUPTI used
 #         smoke      saxpy and PolyBench gemm profiled with their results
 #                    checked (memory restored) and CUPTI metrics; if the
@@ -19,6 +19,11 @@
 #         probe      klaraptor device probe -> OUTDIR/probe.device
 #         hook       klaraptor-hook-bench on the real CUDA runtime (1-D, 6
 #                    candidates; 2-D, 51 candidates)
+#         dropin     test/Inputs/gpu-drop-in/graph.cu (what test/Runtime/
+#                    drop-in-gpu.test runs): a static kernel and constant,
+#                    a template with sizes in a struct, launches captured
+#                    into a CUDA graph during refinement -> OUTDIR/dropin.log
+#                    and OUTDIR/dropin.json (the decision log)
 #         polybench  scripts/make-dataset.sh on examples/polybench: metrics at
 #                    the training sizes, times at the judged sizes
 #                    -> OUTDIR/polybench/
@@ -47,7 +52,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "gpu-session.sh: error: $*" >&2; exit 1; }
 
 mode="" bundle="" out="" build=$root/build
-steps=env,smoke,probe,hook,polybench,examples time_limit=480 resume=""
+steps=env,smoke,probe,hook,dropin,polybench,examples time_limit=480 resume=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --prepare) mode=prepare; bundle=$2; shift 2 ;;
@@ -63,8 +68,8 @@ done
 [ -n "$mode" ] || die "--prepare BUNDLE or --run BUNDLE OUTDIR (--help)"
 [[ $time_limit =~ ^[1-9][0-9]*$ ]] || die "--time-limit: expected seconds, got '$time_limit'"
 for s in ${steps//,/ }; do
-  case "$s" in env|smoke|probe|hook|polybench|examples|cache-metrics|validate|refine) ;;
-    *) die "--steps: unknown step '$s' (env,smoke,probe,hook,polybench,examples,cache-metrics,validate,refine)" ;;
+  case "$s" in env|smoke|probe|hook|dropin|polybench|examples|cache-metrics|validate|refine) ;;
+    *) die "--steps: unknown step '$s' (env,smoke,probe,hook,dropin,polybench,examples,cache-metrics,validate,refine)" ;;
   esac
 done
 
@@ -134,9 +139,14 @@ if [ "$mode" = prepare ]; then
   done
   cp -r "$rw/models" "$bundle/models-tuned"
   rm -rf "$rw"
+  # The drop-in program, for a GPU, with the toy model that moves the shape.
+  mkdir -p "$bundle/programs-dropin"
+  "$build/bin/klaraptor-clang++" -O2 "$root/test/Inputs/gpu-drop-in/graph.cu" \
+    "$root/test/Inputs/models/TargetShapeModel.c" -I"$build/include" \
+    -o "$bundle/programs-dropin/graph"
   cp "$root/test/Timing/Inputs/compare-dbs.py" "$root/test/Timing/Inputs/emulate-as-this-gpu.py" \
      "$root/scripts/make-dataset.sh" "$root/scripts/dataset-drop-runs.py" "$bundle/scripts/"
-  for f in "$bundle"/bin/klaraptor-device-probe "$bundle"/bin/klaraptor-hook-bench "$bundle"/lib/libklaraptor_emu_cudart.so "$bundle"/programs-emu/* "$bundle"/programs-tuned/*; do
+  for f in "$bundle"/bin/klaraptor-device-probe "$bundle"/bin/klaraptor-hook-bench "$bundle"/lib/libklaraptor_emu_cudart.so "$bundle"/programs-emu/* "$bundle"/programs-tuned/* "$bundle"/programs-dropin/*; do
     ldd "$f" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3}'
   done | sort -u | while read -r lib; do
     case "$(basename "$lib")" in
@@ -264,6 +274,15 @@ if step hook; then
     "$bundle/bin/klaraptor-hook-bench" --hits 2000000 --misses 50000 --dims 2 --fake-device
   }
   run_step hook 40 hook
+fi
+
+if step dropin; then
+  dropin() {
+    rm -f "$out/dropin.json"
+    KLARAPTOR_LOG=$out/dropin.json KLARAPTOR_TEST_MODEL_KERNELS='step,twice<float>' \
+      KLARAPTOR_TEST_MODEL_BLOCK=128,1,1 "$bundle/programs-dropin/graph" 100000
+  }
+  run_step dropin 30 dropin
 fi
 
 if step refine; then
