@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "RuntimeTestSupport.h"
 
+#include "ModelRegistry.h"
+
 #include <cstdlib>
 #include <gtest/gtest.h>
 
@@ -583,6 +585,46 @@ TEST_F(RuntimeTest, DataFromFieldsOfAStructParameterThroughTheSpec) {
   L.Info.args = Args;
   EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_OK);
   EXPECT_EQ(L.grid()[0], 100u); // ceildiv(30 * 100 + 200, 32)
+}
+
+TEST(ModelNames, PortableNameOfAnAnonymousNamespace) {
+  // nvcc's names, unique to the file's place, and clang's.
+  EXPECT_EQ(portableName("_ZN35_GLOBAL__N__454c96d6_7_anon_cu_main6hiddenEPfi"),
+            "_ZN12_GLOBAL__N_16hiddenEPfi");
+  EXPECT_EQ(portableName("_ZN35_GLOBAL__N__1f2ba55c_7_anon_cu_main6hiddenEPfi"),
+            "_ZN12_GLOBAL__N_16hiddenEPfi");
+  EXPECT_EQ(portableName("_ZN12_GLOBAL__N_16hiddenEPfi"),
+            "_ZN12_GLOBAL__N_16hiddenEPfi");
+  // Inside a named namespace, and two of them.
+  EXPECT_EQ(portableName("_ZN2ns40_GLOBAL__N__36e34ca2_11_internal_cu_main8plus_"
+                         "oneEPfi"),
+            "_ZN2ns12_GLOBAL__N_18plus_oneEPfi");
+  EXPECT_EQ(portableName("_ZN35_GLOBAL__N__454c96d6_7_anon_cu_main2ns35_GLOBAL__"
+                         "N__454c96d6_7_anon_cu_main1kEv"),
+            "_ZN12_GLOBAL__N_12ns12_GLOBAL__N_11kEv");
+  // Nothing to change, or nothing that parses.
+  EXPECT_EQ(portableName("_Z5saxpyPfPKffi"), "_Z5saxpyPfPKffi");
+  EXPECT_EQ(portableName("saxpy"), "saxpy");
+  EXPECT_EQ(portableName("_GLOBAL__N_"), "_GLOBAL__N_");
+  EXPECT_EQ(portableName("_ZN99_GLOBAL__N__x1kEv"), "_ZN99_GLOBAL__N__x1kEv");
+}
+
+TEST_F(RuntimeTest, AModelFollowsAnAnonymousNamespaceKernelToAnotherBuild) {
+  // The model was fitted from a build of the file in one folder, the
+  // program is built from the file in another: nvcc's names differ in
+  // their hash, and the model is found by the portable name.
+  TestKernel K(oneDimSpec("(anonymous namespace)::hidden"),
+               "_ZN35_GLOBAL__N__1f2ba55c_7_anon_cu_main6hiddenEPfi");
+  TestModel M(closestTo(64));
+  ASSERT_EQ(R->registerKernel(&K.Desc), KLARAPTOR_OK);
+  ASSERT_EQ(R->registerModel(
+                "_ZN35_GLOBAL__N__454c96d6_7_anon_cu_main6hiddenEPfi",
+                &M.Model),
+            KLARAPTOR_OK);
+  Launch L({1000}, {4, 1, 1}, {256, 1, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_OK);
+  EXPECT_EQ(L.block()[0], 64u);
+  EXPECT_GT(M.Calls.load(), 0u);
 }
 
 TEST_F(RuntimeTest, ModeOffKeepsEveryLaunch) {
