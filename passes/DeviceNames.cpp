@@ -6,6 +6,7 @@
 #include "DeviceNames.h"
 
 #include "FatBinary.h"
+#include "HostModule.h"
 #include "PassRegistration.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -18,7 +19,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/TargetParser/Triple.h"
 
 #include <set>
 
@@ -63,17 +63,6 @@ std::set<std::string> fatbinNames(StringRef Fatbin) {
   return Names;
 }
 
-/// A private constant C string, as clang makes the registration's.
-GlobalVariable *makeName(Module &M, StringRef S) {
-  Constant *Init = ConstantDataArray::getString(M.getContext(), S, true);
-  auto *GV = new GlobalVariable(M, Init->getType(), true,
-                                GlobalValue::PrivateLinkage, Init,
-                                "__klaraptor.device_name");
-  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  GV->setAlignment(Align(1));
-  return GV;
-}
-
 } // namespace
 
 /// \p Name demangled, without the namespaces nvcc adds to make an entity
@@ -97,8 +86,7 @@ std::string commonForm(const std::string &Name) {
 }
 
 PreservedAnalyses DeviceNamesPass::run(Module &M, ModuleAnalysisManager &) {
-  Triple T(M.getTargetTriple());
-  if (T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV())
+  if (isDeviceModule(M))
     return PreservedAnalyses::all();
   // __cudaRegisterFunction(handle, ptr stub, ptr deviceFun, ptr deviceName,
   // ...), __cudaRegisterVar(handle, ptr hostVar, ptr deviceAddress, ptr
@@ -149,7 +137,8 @@ PreservedAnalyses DeviceNamesPass::run(Module &M, ModuleAnalysisManager &) {
     auto It = ByForm.find(commonForm(Registered.str()));
     if (It == ByForm.end() || It->second.empty())
       continue;
-    GlobalVariable *Name = makeName(M, It->second);
+    GlobalVariable *Name =
+        makeCString(M, It->second, "__klaraptor.device_name");
     CB->setArgOperand(2, Name);
     CB->setArgOperand(3, Name);
     Changed = true;

@@ -8,6 +8,7 @@
 ///       -passes=klaraptor-io-builder -S in.ll -o out.ll
 //===----------------------------------------------------------------------===//
 #include "IOBuilder.h"
+#include "HostModule.h"
 #include "PassRegistration.h"
 
 #include "DataFunctionBuilder.h"
@@ -25,7 +26,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <optional>
@@ -137,10 +137,7 @@ Value *joinCoerced(IRBuilder<> &B, Value *X, Value *Y, const Twine &Name) {
 } // namespace
 
 bool IOBuilder::run() {
-  // Device modules hold kernels, not launches; they are nvcc's or a device
-  // compile's business.
-  Triple T(M.getTargetTriple());
-  if (T.isNVPTX() || T.isAMDGPU() || T.isSPIR() || T.isSPIRV())
+  if (isDeviceModule(M))
     return false;
 
   collectExistingDescriptors();
@@ -307,16 +304,6 @@ void IOBuilder::findDeviceNames() {
   }
 }
 
-/// A private constant C string.
-static GlobalVariable *makeString(Module &M, StringRef S, const Twine &Name) {
-  Constant *Init = ConstantDataArray::getString(M.getContext(), S, true);
-  auto *GV = new GlobalVariable(M, Init->getType(), true,
-                                GlobalValue::PrivateLinkage, Init, Name);
-  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  GV->setAlignment(Align(1));
-  return GV;
-}
-
 void IOBuilder::emitKernel(Kernel &K) {
   const KernelSpec &S = *K.Spec;
   K.NumData = uint32_t(S.Data.size());
@@ -325,9 +312,9 @@ void IOBuilder::emitKernel(Kernel &K) {
   // The annotation string lives in section llvm.metadata, which is not
   // emitted; the runtime gets its own copy.
   GlobalVariable *SpecStr =
-      makeString(M, K.SpecText, "__klaraptor.spec." + K.name());
+      makeCString(M, K.SpecText, "__klaraptor.spec." + K.name());
   GlobalVariable *NameStr =
-      makeString(M, K.DeviceName, "__klaraptor.name." + K.name());
+      makeCString(M, K.DeviceName, "__klaraptor.name." + K.name());
   Type *I32 = Type::getInt32Ty(C);
   Constant *Init = ConstantStruct::get(
       ABI.kernelDescTy(),
@@ -561,6 +548,14 @@ void IOBuilder::instrumentKnownLaunch(CallBase &CB, Kernel &K) {
   markAndRemark(CB, "instrumented launch of '" + K.name() + "'");
 }
 
+/// How a remark names the kernel a launch by handle starts: the function
+/// \p Handle is, quoted, else \p Unknown.
+static std::string launchedName(Value *Handle, const char *Unknown) {
+  if (auto *F = dyn_cast<Function>(Handle->stripPointerCasts()))
+    return "'" + F->getName().str() + "'";
+  return Unknown;
+}
+
 void IOBuilder::instrumentHandleLaunch(CallBase &CB, Value *Handle) {
   Function &F = *CB.getFunction();
   AllocaInst *Info = infoSlot(F);
@@ -579,13 +574,10 @@ void IOBuilder::instrumentHandleLaunch(CallBase &CB, Value *Handle) {
   CB.setArgOperand(3, joinCoerced(B, Out.Block[0], Out.Block[1], "block.xy"));
   CB.setArgOperand(4, Out.Block[2]);
   CB.setArgOperand(6, Out.SharedMem);
-  std::string Name;
-  if (auto *HF = dyn_cast<Function>(Handle->stripPointerCasts()))
-    Name = "'" + HF->getName().str() + "'";
-  else
-    Name = "a kernel known at run time";
   callAfterHook(CB, Info);
-  markAndRemark(CB, "instrumented launch of " + Name + " (by handle)");
+  markAndRemark(CB, "instrumented launch of " +
+                        launchedName(Handle, "a kernel known at run time") +
+                        " (by handle)");
 }
 
 /// The launches that take their configuration in a structure:
@@ -702,11 +694,11 @@ void IOBuilder::instrumentLaunchesEx(StringRef Callee, bool Driver) {
                   SharedPtr);
     CB->setArgOperand(0, B.CreateSelect(IsNull, Config, Copy, "config"));
     callAfterHook(*CB, Info);
-    std::string Name = Driver ? "a CUfunction" : "a kernel known at run time";
-    if (auto *HF = dyn_cast<Function>(CB->getArgOperand(1)->stripPointerCasts()))
-      Name = "'" + HF->getName().str() + "'";
-    markAndRemark(*CB, "instrumented launch of " + Name + " ('" + Callee +
-                           "')");
+    markAndRemark(*CB, "instrumented launch of " +
+                           launchedName(CB->getArgOperand(1),
+                                        Driver ? "a CUfunction"
+                                               : "a kernel known at run time") +
+                           " ('" + Callee + "')");
   }
 }
 

@@ -608,7 +608,7 @@ static std::string withoutTemplateArgs(const std::string &Name) {
 bool KernelRow::isNamed(const std::string &Query) const {
   std::string Source = sourceName();
   return Query == Name || Query == Source ||
-         (Source != Query && withoutTemplateArgs(Source) == Query);
+         withoutTemplateArgs(Source) == Query;
 }
 
 std::string klaraptor::profiledb::noSuchKernelText(const std::string &Query, const std::string &File,

@@ -80,9 +80,11 @@ std::optional<bool> capturing(const CudaApi &A, void *Stream) {
     return false;
   if (A.PeekAtLastError && A.PeekAtLastError() != 0)
     return std::nullopt;
+  // No error is pending: one the query records is the runtime's to clear.
   int Status = 0;
-  const int Err =
-      quietly(A, [&] { return A.StreamIsCapturing(Stream, &Status); });
+  const int Err = A.StreamIsCapturing(Stream, &Status);
+  if (Err != 0 && A.GetLastError)
+    A.GetLastError();
   if (Err == 0)
     return Status != 0; // cudaStreamCaptureStatusNone is 0
   // cudaErrorStreamCaptureUnsupported (900) ... WrongThread (908): the

@@ -482,11 +482,11 @@ private:
       }
       int Ref = S.findParam(unsigned(V), uint32_t(Offset));
       if (Ref < 0) {
-        std::string Key = std::to_string(V);
-        if (Offset)
-          Key += "." + std::to_string(Offset);
+        ParamRef Missing;
+        Missing.Index = unsigned(V);
+        Missing.Offset = uint32_t(Offset);
         Pos = Dollar;
-        fail("parameter $" + Key + " has no 'param' line");
+        fail("parameter $" + paramKey(Missing) + " has no 'param' line");
         return nullptr;
       }
       return Expr::leaf(Expr::Kind::Param, Ref);
