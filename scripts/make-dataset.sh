@@ -29,7 +29,8 @@
 # --test-times-only (no CUPTI metrics at the test sizes), --test-repeats N
 # (KLARAPTOR_CUPTI_REPEATS at the test sizes), --test-share PCT (with
 # --time-limit: the training sizes stop starting once 100-PCT % of the time
-# is spent, so that the test sizes keep PCT %). The runs go size by size:
+# is spent, so that the test sizes keep PCT %; with --resume, only while a
+# test size is left to measure). The runs go size by size:
 # every program's first training size, then every program's second, ...,
 # then each test size (smallest first) of every program.
 # Each program's log goes beside its dataset (OUTDIR/<program>.log).
@@ -214,8 +215,31 @@ failed=0 skipped=() before=0
 # size, the phases after it each test size: with a time limit, what is cut
 # is the largest runs, not whole programs. Every run is one `klaraptor
 # profile` into the program's database.
+measured_before() { # NAME SIZE: --resume's dataset has an ok run of NAME at SIZE
+  [ -n "$resume" ] && [ -s "$resume/$1.jsonl" ] &&
+    python3 -c 'import json,sys
+sys.exit(0 if any(o.get("type") == "run" and o.get("status") == "ok" and
+                  list(o.get("sizes", {}).values()) == [int(sys.argv[2])]
+                  for o in map(json.loads, open(sys.argv[1]))) else 1)' \
+      "$resume/$1.jsonl" "$2"
+}
 train_limit=""
-[ -z "$time_limit" ] || train_limit=$((time_limit * (100 - ${test_share:-0}) / 100))
+if [ -n "$time_limit" ]; then
+  train_limit=$((time_limit * (100 - ${test_share:-0}) / 100))
+  # The test sizes keep their share only if --resume left one to measure.
+  if [ -n "$resume" ] && [ -n "$test_share" ]; then
+    tests_left=0
+    for i in "${!names[@]}"; do
+      for size in ${tests[i]//,/ }; do
+        measured_before "${names[i]}" "$size" || { tests_left=1; break 2; }
+      done
+    done
+    if [ "$tests_left" = 0 ]; then
+      train_limit=$time_limit
+      echo "   every test size was measured before ($resume): the training sizes get the whole time limit"
+    fi
+  fi
+fi
 for ((phase = 0; phase < phases; ++phase)); do
   for i in "${!names[@]}"; do
     name=${names[i]}
@@ -228,12 +252,7 @@ for ((phase = 0; phase < phases; ++phase)); do
       what="test N=$sizes" fresh="" limit=$time_limit
     fi
     [ -n "$sizes" ] || continue
-    if [ -n "$resume" ] && [ -s "$resume/$name.jsonl" ] &&
-       python3 -c 'import json,sys
-sys.exit(0 if any(o.get("type") == "run" and o.get("status") == "ok" and
-                  list(o.get("sizes", {}).values()) == [int(sys.argv[2])]
-                  for o in map(json.loads, open(sys.argv[1]))) else 1)' \
-         "$resume/$name.jsonl" "$sizes"; then
+    if measured_before "$name" "$sizes"; then
       echo "== $name: $what: measured before ($resume/$name.jsonl)"
       before=$((before + 1))
       continue
