@@ -80,7 +80,11 @@ const char *judgeUsage() {
          "OPTIONS:\n"
          "  --sizes LIST      judge the launches of these sizes (default: "
          "every measured\n"
-         "                    size above the largest profiled one)\n"
+         "                    size above the largest profiled one; with "
+         "several data\n"
+         "                    parameters, data whose every value is above "
+         "the largest\n"
+         "                    profiled tuple's)\n"
          "  --device PROFILE  device profile of the fitted programs "
          "(default: each\n"
          "                    database's own)\n"
@@ -383,6 +387,23 @@ int runDatasetJudge(const Args &A) {
                [](const auto &X, const auto &Y) { return X.second < Y.second; })))
         Largest = S.Data;
     int64_t LargestSize = Largest.size() == 1 ? Largest.begin()->second : 0;
+    // Judged by default: a launch beyond the profiled sizes. With one data
+    // parameter, a size above the largest profiled one; with several, data
+    // whose every value is above the largest profiled tuple's (gemm's NI,
+    // NJ, NK all larger).
+    auto beyondProfiled = [&](const profiledb::DataTuple &Data,
+                              int64_t Size) {
+      if (Largest.size() == 1)
+        return LargestSize > 0 && Size > LargestSize;
+      if (Largest.empty() || Data.size() != Largest.size())
+        return false;
+      for (const auto &[Param, Value] : Largest) {
+        auto It = Data.find(Param);
+        if (It == Data.end() || !(It->second > Value))
+          return false;
+      }
+      return true;
+    };
     const MeasuredLaunch *Carry = nullptr;
     auto CIt = Launches.find({Name, profiledb::dataToJson(Largest)});
     if (CIt != Launches.end() && !CIt->second.Shapes.empty())
@@ -400,7 +421,7 @@ int runDatasetJudge(const Args &A) {
     for (auto &[Key, M] : Launches) {
       if (Key.first != Name || M.Shapes.empty())
         continue;
-      if (Sizes.empty() ? !(LargestSize > 0 && M.Size > LargestSize)
+      if (Sizes.empty() ? !beyondProfiled(M.DataTuple, M.Size)
                         : !Sizes.count(M.Size))
         continue;
       JudgedLaunch R;
