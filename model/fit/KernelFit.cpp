@@ -292,7 +292,7 @@ const std::vector<std::string> &KernelFit::quantityNames() {
       "inst_executed",         "global_load_requests", "global_load_sectors",
       "global_store_requests", "global_store_sectors", "global_atomic_requests",
       "global_atomic_sectors", "inst_barrier",         "registers_per_thread",
-      "shared_per_block"};
+      "shared_per_block",      "global_atomic_max_address_ops"};
   return Names;
 }
 
@@ -397,10 +397,20 @@ double KernelFit::activeWarps(const std::vector<int64_t> &X) const {
 bool KernelFit::inputs(const profiledb::DataTuple &Data,
                        const uint32_t Block[3], klaraptor_mwp_cwp_inputs &In,
                        std::string &Why) const {
+  std::map<std::string, double> Record;
+  if (!launchRecord(Data, Block, Record, Why))
+    return false;
+  In = model::MwpCwpModel::toC(model::inputsFromMetrics(Record));
+  return true;
+}
+
+bool KernelFit::launchRecord(const profiledb::DataTuple &Data,
+                             const uint32_t Block[3],
+                             std::map<std::string, double> &Record,
+                             std::string &Why) const {
   std::vector<int64_t> X;
   if (!variables(Data, Block, X, Why))
     return false;
-  std::map<std::string, double> Record;
   std::vector<double> Values;
   for (const FittedQuantity &Q : Quantities) {
     double V;
@@ -455,8 +465,17 @@ bool KernelFit::inputs(const profiledb::DataTuple &Data,
   Record["warps_launched"] = Warps;
   Record["static_shared_bytes"] = Record["shared_per_block"];
   Record.erase("shared_per_block");
-  In = model::MwpCwpModel::toC(model::inputsFromMetrics(Record));
   return true;
+}
+
+bool KernelFit::boundsByAtomics() const {
+  if (!(AtomicSameAddressCycles > 0))
+    return false;
+  const std::vector<std::string> &Names = quantityNames();
+  for (size_t K = 0; K < Quantities.size() && K < Names.size(); ++K)
+    if (Names[K] == "global_atomic_max_address_ops")
+      return !(Quantities[K].IsConstant && Quantities[K].Constant == 0);
+  return false;
 }
 
 bool KernelFit::predictNs(const profiledb::DataTuple &Data,
@@ -469,9 +488,11 @@ bool KernelFit::predictNs(const profiledb::DataTuple &Data,
           " in the profile";
     return false;
   }
-  klaraptor_mwp_cwp_inputs In;
-  if (!inputs(Data, Block, In, Why))
+  std::map<std::string, double> Record;
+  if (!launchRecord(Data, Block, Record, Why))
     return false;
+  klaraptor_mwp_cwp_inputs In =
+      model::MwpCwpModel::toC(model::inputsFromMetrics(Record));
   const FitModel *M = findFitModel(Model);
   if (!M) {
     Why = "unknown model '" + Model + "'";
@@ -481,6 +502,14 @@ bool KernelFit::predictNs(const profiledb::DataTuple &Data,
   if (std::isnan(Ns)) {
     Why = "the model gives no number";
     return false;
+  }
+  // Same-address atomics, one after another at the L2 (the emitted C does
+  // the same).
+  if (boundsByAtomics()) {
+    double Floor = Record["global_atomic_max_address_ops"] *
+                   AtomicSameAddressCycles / Hw.freq_ghz;
+    if (Floor > Ns)
+      Ns = Floor;
   }
   return true;
 }
@@ -758,11 +787,27 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
     if (kfit_dev->shared_mem_per_block > 0)
       hw.shared_per_block = (int64_t)kfit_dev->shared_mem_per_block;
   }
-  return )C" + std::string(FM->CFunction) +
-       R"C((&in, &hw);
-}
-
-)C";
+  )C";
+  if (boundsByAtomics()) {
+    // The index of global_atomic_max_address_ops in quantityNames().
+    const std::vector<std::string> &Names = quantityNames();
+    size_t Hot = size_t(std::find(Names.begin(), Names.end(),
+                                  "global_atomic_max_address_ops") -
+                        Names.begin());
+    S += "{\n    /* Atomics on one global address are performed one after "
+         "another at the L2:\n     * at least q[" +
+         std::to_string(Hot) + "] of them, " + hexDouble(AtomicSameAddressCycles) +
+         " cycles apart (the device\n     * profile's "
+         "timing.atomic_same_address_cycles). */\n"
+         "    double t = " + std::string(FM->CFunction) +
+         "(&in, &hw);\n"
+         "    double bound = q[" + std::to_string(Hot) + "] * " +
+         hexDouble(AtomicSameAddressCycles) +
+         " / hw.freq_ghz;\n"
+         "    return bound > t ? bound : t;\n  }\n}\n\n";
+  } else {
+    S += "return " + std::string(FM->CFunction) + "(&in, &hw);\n}\n\n";
+  }
   // The quantity indices used above must be those of quantityNames().
   S += "static const char " + P + "name[] = " + cString(Name) + ";\n\n";
   S += "/* Registers the model for the kernel when the program starts. */\n";
@@ -917,6 +962,10 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
     return false;
   }
   Fit.Hw = H.Mwp;
+  {
+    auto It = H.Profile.Timing.find("atomic_same_address_cycles");
+    Fit.AtomicSameAddressCycles = It == H.Profile.Timing.end() ? 0 : It->second;
+  }
 
   std::optional<Formula> Blocks = Formula::numBlocks(*Spec, Fit.Vars, Err);
   if (!Blocks) {

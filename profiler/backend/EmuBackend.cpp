@@ -66,6 +66,10 @@ const std::vector<MetricInfo> &emuMetrics() {
       {"global_atomic_sectors", "32-byte sectors of global atom and red",
        "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum + "
        "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"},
+      {"global_atomic_max_address_ops",
+       "global atom and red operations (active lanes) on the address that "
+       "has the most",
+       ""},
       {"shared_load_requests", "shared-memory load requests",
        "smsp__sass_inst_executed_op_shared_ld.sum"},
       {"shared_store_requests", "shared-memory store requests",
@@ -128,6 +132,7 @@ void setEmuMetrics(LaunchRecord &R, const emu::LaunchMetrics &M) {
   R.set("global_store_sectors", double(M.GlobalStoreSectors));
   R.set("global_atomic_requests", double(M.GlobalAtomicRequests));
   R.set("global_atomic_sectors", double(M.GlobalAtomicSectors));
+  R.set("global_atomic_max_address_ops", double(M.GlobalAtomicMaxAddressOps));
   R.set("shared_load_requests", double(M.SharedLoadRequests));
   R.set("shared_store_requests", double(M.SharedStoreRequests));
   R.set("shared_bank_conflicts", double(M.SharedBankConflicts));

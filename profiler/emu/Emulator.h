@@ -67,6 +67,11 @@ struct LaunchMetrics {
   uint64_t GlobalLoadRequests = 0, GlobalLoadSectors = 0;
   uint64_t GlobalStoreRequests = 0, GlobalStoreSectors = 0;
   uint64_t GlobalAtomicRequests = 0, GlobalAtomicSectors = 0;
+  /// Global atomic operations (one per active lane) on the address that
+  /// has the most: same-address atomics are performed one after another
+  /// at the L2, so this bounds the launch's time from below whatever the
+  /// shape (docs/metrics.md).
+  uint64_t GlobalAtomicMaxAddressOps = 0;
   /// Shared memory: requests and the extra wavefronts caused by bank
   /// conflicts (32 banks of 4 bytes; a broadcast is no conflict).
   uint64_t SharedLoadRequests = 0, SharedStoreRequests = 0;

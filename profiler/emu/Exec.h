@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace klaraptor::emu {
@@ -29,6 +30,9 @@ struct Counters {
   uint64_t GAtReq = 0, GAtSec = 0;
   uint64_t SLdReq = 0, SStReq = 0, SConflicts = 0;
   uint64_t Branches = 0, Divergent = 0;
+  /// Global atomic operations (active lanes) per address: where they queue
+  /// at one L2 slice (LaunchMetrics::GlobalAtomicMaxAddressOps).
+  std::unordered_map<uint64_t, uint64_t> AtomicOpsPerAddress;
   void add(const Counters &O);
 };
 

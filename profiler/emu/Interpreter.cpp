@@ -1055,6 +1055,10 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
     Mt.GlobalStoreSectors = sc(Sum.GStSec);
     Mt.GlobalAtomicRequests = sc(Sum.GAtReq);
     Mt.GlobalAtomicSectors = sc(Sum.GAtSec);
+    uint64_t Hottest = 0;
+    for (const auto &[Address, Ops] : Sum.AtomicOpsPerAddress)
+      Hottest = std::max(Hottest, Ops);
+    Mt.GlobalAtomicMaxAddressOps = sc(Hottest);
     Mt.SharedLoadRequests = sc(Sum.SLdReq);
     Mt.SharedStoreRequests = sc(Sum.SStReq);
     Mt.SharedBankConflicts = sc(Sum.SConflicts);

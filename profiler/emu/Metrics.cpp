@@ -61,6 +61,8 @@ void Counters::add(const Counters &O) {
   SConflicts += O.SConflicts;
   Branches += O.Branches;
   Divergent += O.Divergent;
+  for (const auto &[Address, Ops] : O.AtomicOpsPerAddress)
+    AtomicOpsPerAddress[Address] += Ops;
 }
 
 /// One pass over the lanes of \p Mask (not empty) in lane order for

@@ -174,6 +174,15 @@ __global__ void writeKernel(float4 *__restrict__ Out, size_t N, int Passes) {
 
 __global__ void emptyKernel() {}
 
+// Same-address atomics: lane 0 of every warp adds to one float Iters times
+// (a `red`, the result unused), so the L2 performs every warp's additions
+// to that address one after another.
+__global__ void sameAddressAtomics(float *Target, int Iters) {
+  if ((threadIdx.x & 31) == 0)
+    for (int I = 0; I < Iters; ++I)
+      atomicAdd(Target, 1.0f);
+}
+
 /// Spins one thread until the global timer advanced by \p Ns; records the
 /// SM clock cycles and the nanoseconds that passed.
 __global__ void clockKernel(long long Ns, long long *Out) {
@@ -321,6 +330,7 @@ struct Plan {
   int PipeLatencyIters, PipeThroughputIters, ThroughputBlocksPerSM;
   int Launches;
   int BlocksPerSmForLaunch; ///< empty blocks per SM of the block-rate launch
+  int AtomicIters; ///< same-address atomics per warp (4 warps per SM)
   long long ClockNs;
   size_t FlushBytes; ///< twice L2
 };
@@ -340,6 +350,7 @@ Plan makePlan(const cudaDeviceProp &P, bool Quick) {
     R.ThroughputBlocksPerSM = 1;
     R.Launches = 20;
     R.BlocksPerSmForLaunch = 4;
+    R.AtomicIters = 16;
     R.ClockNs = 200000;
     R.FlushBytes = size_t(1) << 20;
     return R;
@@ -356,6 +367,7 @@ Plan makePlan(const cudaDeviceProp &P, bool Quick) {
       std::max(1, P.maxThreadsPerMultiProcessor / 256);
   R.Launches = 2000;
   R.BlocksPerSmForLaunch = 256;
+  R.AtomicIters = 2000;
   R.ClockNs = 20000000;
   R.FlushBytes = 2 * L2;
   return R;
@@ -732,6 +744,25 @@ std::map<std::string, Measured> Probe::run() {
             "block of an SM");
   }
 
+  // Same-address atomics: 4 warps per SM, each adding AtomicIters times to
+  // one float; the L2 performs them one after another, so the launch's
+  // time over their number is the spacing.
+  {
+    int SMs = Prop.multiProcessorCount;
+    double Ops = double(SMs) * 4 * PL.AtomicIters;
+    sameAddressAtomics<<<SMs, 128>>>(DFSink, PL.AtomicIters);
+    V.clear();
+    for (int I = 0; I < PL.Repeats; ++I) {
+      double Ms = timeMs(
+          [&] { sameAddressAtomics<<<SMs, 128>>>(DFSink, PL.AtomicIters); });
+      V.push_back(Ms * 1e6 * ClockGhz / Ops);
+    }
+    Add("timing.atomic_same_address_cycles", V,
+        "atomicAdd to one float by lane 0 of 4 warps per SM, " +
+            std::to_string(PL.AtomicIters) +
+            " each (cudaEvents): time x clock_ghz per atomic");
+  }
+
   cudaEventDestroy(E0);
   cudaEventDestroy(E1);
   cudaFree(DCycles);
@@ -936,7 +967,7 @@ std::string render(const cudaDeviceProp &P, int ClockKHz, int MemClockKHz,
   };
   for (const char *K : {"clock_ghz", "dram.latency", "l2.latency",
                         "shared.latency", "launch_overhead_ns",
-                        "block_launch_cycles"})
+                        "block_launch_cycles", "atomic_same_address_cycles"})
     if (Good(std::string("timing.") + K))
       Measure(Timing, K, std::string("timing.") + K,
               M.at(std::string("timing.") + K).Value, "");

@@ -100,6 +100,8 @@ bool parseTimingParams(std::string_view Text, const std::string &Origin,
       P.LaunchOverheadNs = V;
     } else if (Key == "block_launch_cycles") {
       P.BlockLaunchCycles = V;
+    } else if (Key == "atomic_same_address_cycles") {
+      P.AtomicSameAddressCycles = V;
     } else if (Key == "l1_bytes") {
       P.L1Bytes = V;
     } else if (Key == "l2_bytes") {

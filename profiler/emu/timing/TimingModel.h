@@ -92,6 +92,12 @@ struct TimingParams {
   /// scheduler's rate): the SM's k-th block of a wave starts k times this
   /// late. 0 (the shipped profiles: not measured yet): all at once.
   double BlockLaunchCycles = 0;
+  /// SM cycles between two atomic operations on one global address, which
+  /// the L2 performs one after another: a launch's time is at least this
+  /// times the operations on its busiest address (the rational programs
+  /// use it, docs/models.md). 0 (the shipped profiles: not measured yet):
+  /// no bound.
+  double AtomicSameAddressCycles = 0;
   double ClockGHz = 1;         ///< SM clock
   double LaunchOverheadNs = 0; ///< added once per launch
   std::string Source;          ///< where the values came from

@@ -25,13 +25,14 @@ smSubPartitions sharedMemAllocUnitSize sharedMemCarveoutKiB""".split()
 TIMING = [r + s for r in ("int", "fp32", "fp64", "sfu", "lsu", "shared", "l2",
                           "dram", "branch") for s in (".latency", ".gap")] + [
     "schedulers", "issue_gap", "barrier_latency", "l2_hit_rate", "clock_ghz",
-    "launch_overhead_ns", "block_launch_cycles"]
+    "launch_overhead_ns", "block_launch_cycles", "atomic_same_address_cycles"]
 MWP = ["departure_del_coal", "departure_del_uncoal", "issue_cycles",
        "mem_bandwidth_gbs", "load_bytes_per_warp"]
 # What the probe measures (directly or derived from a measurement).
 MEASURED = ["timing." + k for k in (
     "clock_ghz", "dram.latency", "l2.latency", "shared.latency",
-    "launch_overhead_ns", "block_launch_cycles", "fp32.latency",
+    "launch_overhead_ns", "block_launch_cycles", "atomic_same_address_cycles",
+    "fp32.latency",
     "int.latency", "fp64.latency",
     "sfu.latency", "fp32.gap", "int.gap", "fp64.gap", "sfu.gap", "dram.gap",
     "l2.gap")] + ["mwp." + k for k in ("issue_cycles", "mem_bandwidth_gbs")]
@@ -48,6 +49,7 @@ RANGES = {
     "timing.fp32.gap": (0.25, 16),
     "timing.launch_overhead_ns": (50, 100000),
     "timing.block_launch_cycles": (1, 100000),
+    "timing.atomic_same_address_cycles": (0.5, 1000),
     "mwp.mem_bandwidth_gbs": (100, 20000),
     "mwp.issue_cycles": (0.05, 4),
 }

@@ -41,12 +41,13 @@ const char *Spec = "klaraptor v1\n"
                    "candidates pow2\n";
 
 struct Metrics {
-  double Inst, LoadReq, LoadSec, AtomReq, AtomSec;
+  double Inst, LoadReq, LoadSec, AtomReq, AtomSec, AtomHot;
 };
 
 /// The known formulas.
 Metrics metrics(double R, double C, double Bx, double By) {
-  return {R * C / 8 + 4 * R * C / (Bx * By), R * C / 32, R * C / 8, C, 8 * C};
+  return {R * C / 8 + 4 * R * C / (Bx * By), R * C / 32, R * C / 8, C, 8 * C,
+          R / By};
 }
 
 profiledb::SampleRow sample(int64_t R, int64_t C, uint32_t Bx, uint32_t By) {
@@ -65,6 +66,7 @@ profiledb::SampleRow sample(int64_t R, int64_t C, uint32_t Bx, uint32_t By) {
                {"global_load_sectors", M.LoadSec},
                {"global_atomic_requests", M.AtomReq},
                {"global_atomic_sectors", M.AtomSec},
+               {"global_atomic_max_address_ops", M.AtomHot},
                {"registers_per_thread", 24}};
   S.TimeNs = 1000 + double(R * C) / Bx;
   return S;

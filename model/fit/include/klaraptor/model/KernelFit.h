@@ -157,6 +157,12 @@ public:
   std::shared_ptr<fitting::Formula> Extents[3];
   /// The MWP-CWP parameters of Device.
   klaraptor_mwp_cwp_hw Hw{};
+  /// SM cycles between two atomic operations on one global address
+  /// (Device's `timing.atomic_same_address_cycles`; 0: not measured). With
+  /// a fitted `global_atomic_max_address_ops` that is not 0, a launch's
+  /// predicted time is at least those operations times this
+  /// (docs/models.md, "Same-address atomics").
+  double AtomicSameAddressCycles = 0;
   /// The performance model that predictNs and the emitted C evaluate on the
   /// inputs: "mwp-cwp" or "waves" (isFitModel). Changing it needs no refit.
   std::string Model = "mwp-cwp";
@@ -214,7 +220,18 @@ public:
   /// The fit report of this kernel as one JSON object.
   std::string json() const;
 
+  /// Whether the program bounds a launch's time from below by its
+  /// same-address atomics: AtomicSameAddressCycles > 0 and the fitted
+  /// `global_atomic_max_address_ops` is not the constant 0.
+  bool boundsByAtomics() const;
+
 private:
+  /// The fitted quantities of a launch as a metrics record (each scaled
+  /// to the launch), with its blocks, threads and warps; false as
+  /// predictNs.
+  bool launchRecord(const profiledb::DataTuple &Data, const uint32_t Block[3],
+                    std::map<std::string, double> &Record,
+                    std::string &Why) const;
   /// The C program with \p Name as the model name.
   std::string emitCWithName(const std::string &Name) const;
   /// A unique prefix of the program's external symbols.
