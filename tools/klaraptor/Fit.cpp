@@ -122,8 +122,9 @@ void printTable(const KernelFit &F, const std::string &File) {
               F.Device.c_str(), F.modelName().c_str());
   // Every column as wide as its widest entry (forms cut at MaxFormWidth),
   // so the columns stay aligned.
-  size_t FormW = 8, DegW = 8;
+  size_t NameW = 22, FormW = 8, DegW = 8;
   for (const FittedQuantity &Q : F.Quantities) {
+    NameW = std::max(NameW, Q.Name.size());
     FormW = std::max(FormW, cutForm(Q.form()).size());
     DegW = std::max(DegW, Q.degrees().size());
   }
@@ -132,7 +133,7 @@ void printTable(const KernelFit &F, const std::string &File) {
   auto row = [&](const std::string &Name, const std::string &Form,
                  const std::string &Deg, const std::string &Res,
                  const std::string &Held, const char *Exact) {
-    std::printf("  %s %s %s %-10s %-10s %s\n", pad(Name, 22).c_str(),
+    std::printf("  %s %s %s %-10s %-10s %s\n", pad(Name, NameW).c_str(),
                 pad(Form, FormW).c_str(), pad(Deg, DegW).c_str(), Res.c_str(),
                 Held.c_str(), Exact);
   };

@@ -359,15 +359,17 @@ void printKernel(const KernelReport &R) {
               R.shown().c_str(), R.Name.c_str(), Vs.c_str(), F.SamplesUsed,
               F.SamplesFailed, F.Device.c_str());
   std::printf("  fit:\n");
-  size_t FormW = 8;
-  for (const FittedQuantity &Q : F.Quantities)
+  size_t NameW = 22, FormW = 8;
+  for (const FittedQuantity &Q : F.Quantities) {
+    NameW = std::max(NameW, Q.Name.size());
     FormW = std::max(FormW, cutForm(Q.form()).size());
-  std::printf("    %s %s %-10s %-10s %s\n", pad("quantity", 22).c_str(),
+  }
+  std::printf("    %s %s %-10s %-10s %s\n", pad("quantity", NameW).c_str(),
               pad("form", FormW).c_str(), "residual", "held-out", "exact");
   for (const FittedQuantity &Q : F.Quantities) {
     // Long forms are cut here; JSON and HTML have them whole.
     std::string Form = cutForm(Q.form());
-    std::printf("    %s %s %-10s %-10s %s\n", pad(Q.Name, 22).c_str(),
+    std::printf("    %s %s %-10s %-10s %s\n", pad(Q.Name, NameW).c_str(),
                 pad(Form, FormW).c_str(), fmt("%.3g", Q.residual()).c_str(),
                 fmt("%.3g", Q.heldOut()).c_str(), Q.exact() ? "yes" : "no");
   }

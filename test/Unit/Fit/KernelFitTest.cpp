@@ -182,6 +182,49 @@ TEST_F(KernelFitTest, PredictsMwpCwpOfTheKnownInputs) {
   }
 }
 
+// With the device's same-address atomic spacing, a prediction is at least
+// the busiest address's operations (here R / by) times it; without it, or
+// for a kernel without atomics, the program has no bound.
+TEST_F(KernelFitTest, SameAddressAtomicsBoundThePrediction) {
+  EXPECT_FALSE(Fit.boundsByAtomics()); // h100-sxm: 0, not measured
+  EXPECT_EQ(Fit.emitC().find("atomic_same_address_cycles"), std::string::npos);
+  profiledb::DataTuple Data = {{"R", 4096}, {"C", 4096}};
+  uint32_t Block[3] = {32, 4, 1};
+  double Plain, Bounded;
+  std::string Why;
+  ASSERT_TRUE(Fit.predictNs(Data, Block, Plain, Why)) << Why;
+
+  KernelFit Atomic = Fit;
+  Atomic.AtomicSameAddressCycles = 1e6;
+  EXPECT_TRUE(Atomic.boundsByAtomics());
+  ASSERT_TRUE(Atomic.predictNs(Data, Block, Bounded, Why)) << Why;
+  double Bound = 4096.0 / 4 * 1e6 / Fit.Hw.freq_ghz;
+  ASSERT_GT(Bound, Plain);
+  EXPECT_NEAR(Bounded, Bound, 1e-12 * Bound);
+  EXPECT_NE(Atomic.emitC().find("timing.atomic_same_address_cycles"),
+            std::string::npos);
+  EXPECT_NE(Atomic.modelName(), Fit.modelName());
+
+  // A small spacing leaves the prediction alone.
+  Atomic.AtomicSameAddressCycles = 1e-9;
+  ASSERT_TRUE(Atomic.predictNs(Data, Block, Bounded, Why)) << Why;
+  EXPECT_EQ(Bounded, Plain);
+
+  // No atomics on one address (the quantity is the constant 0): no bound.
+  std::vector<profiledb::SampleRow> S = samples();
+  for (profiledb::SampleRow &Row : S)
+    Row.Metrics.erase("global_atomic_max_address_ops");
+  KernelFit None;
+  std::string Error;
+  ASSERT_TRUE(fitKernelSamples(kernel(), S, "h100-sxm", KernelFitOptions(),
+                               None, Error))
+      << Error;
+  None.AtomicSameAddressCycles = 1e6;
+  EXPECT_FALSE(None.boundsByAtomics());
+  ASSERT_TRUE(None.predictNs(Data, Block, Bounded, Why)) << Why;
+  EXPECT_EQ(Bounded, Plain);
+}
+
 TEST_F(KernelFitTest, RefusesWhatItCannotPredict) {
   double Ns;
   std::string Why;
