@@ -1061,6 +1061,9 @@ emu::LaunchResult Runtime::runMeasured(const LaunchRequest &R,
   // The estimate traces the blocks of one wave of two SMs of this launch.
   M.TP = WantTrace ? timingParams() : nullptr;
   M.Prog = M.TP ? timing::kernelProgram(*F.Module->M, F.Name) : nullptr;
+  // The estimate's bound by same-address atomics counts them per address.
+  if (M.TP && M.TP->AtomicSameAddressCycles > 0)
+    O.Metrics = &M.Metrics;
   if (M.Prog) {
     devices::Occupancy Occ = devices::computeOccupancy(
         *D, F.resources(), int64_t(R.Block.count()), int64_t(R.DynamicShared));
@@ -1095,9 +1098,12 @@ bool Runtime::estimateMeasured(const LaunchRequest &R, const Measured &M,
     Why = M.TP ? "the block does not fit on an SM" : "no timing parameters";
     return false;
   }
-  return timing::estimateFromTrace(*M.Prog, *M.Trace, *device(),
-                                   R.F->resources(), *M.TP, R.Grid, R.Block,
-                                   R.DynamicShared, 0, E, Why, HostThreads);
+  if (!timing::estimateFromTrace(*M.Prog, *M.Trace, *device(),
+                                 R.F->resources(), *M.TP, R.Grid, R.Block,
+                                 R.DynamicShared, 0, E, Why, HostThreads))
+    return false;
+  timing::boundByAtomics(E, M.Metrics, *M.TP);
+  return true;
 }
 
 thread_local bool Runtime::EstimateRequested = false;

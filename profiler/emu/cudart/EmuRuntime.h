@@ -386,6 +386,9 @@ private:
     emu::Dim3 Grid, Block;
     uint64_t DynamicShared = 0;
     std::unique_ptr<timing::TraceCollector> C;
+    /// The traced blocks' metrics, for the bound by same-address atomics
+    /// (counted only when TP has it).
+    emu::LaunchMetrics Metrics;
     unsigned Threads = 1; ///< for its simulations (KLARAPTOR_EMU_THREADS)
     bool estimate(int Regions, timing::LaunchEstimate &E,
                   std::unique_ptr<timing::SmWorkload> *W,

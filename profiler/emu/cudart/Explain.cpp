@@ -247,6 +247,8 @@ bool Runtime::traceShape(const Function &F, const LaunchRequest &R,
       size_t(std::max(D.SharedMemPerBlockOptin, D.SharedMemPerBlock));
   O.Trace = C.get();
   O.WrittenPages = WrittenPages;
+  if (TP->AtomicSameAddressCycles > 0)
+    O.Metrics = &T.Metrics;
   MemoryMap Memory;
   if (CheckMemory) {
     Memory = memoryMap();
@@ -275,6 +277,7 @@ bool Runtime::TracedShape::estimate(int Regions, timing::LaunchEstimate &E,
   if (!timing::estimateFromTrace(*Prog, *C, *D, K, *TP, Grid, Block,
                                  DynamicShared, Regions, E, Why, Threads))
     return false;
+  timing::boundByAtomics(E, Metrics, *TP);
   if (W)
     *W = std::make_unique<timing::SmWorkload>(
         timing::buildWorkload(*Prog, *C, E.Set));

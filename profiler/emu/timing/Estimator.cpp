@@ -649,6 +649,19 @@ const emu::KernelProgram *kernelProgram(emu::Module &M,
   return I.Programs[It->second].get();
 }
 
+void boundByAtomics(LaunchEstimate &E, const emu::LaunchMetrics &M,
+                    const TimingParams &TP) {
+  if (!(TP.AtomicSameAddressCycles > 0) || M.GlobalAtomicMaxAddressOps == 0 ||
+      M.BlocksExecuted == 0 || !(TP.ClockGHz > 0))
+    return;
+  double Ops = double(M.GlobalAtomicMaxAddressOps) *
+               double(M.BlocksLaunched) / double(M.BlocksExecuted);
+  E.AtomicBoundNs =
+      Ops * TP.AtomicSameAddressCycles / TP.ClockGHz + TP.LaunchOverheadNs;
+  if (E.AtomicBoundNs > E.Ns)
+    E.Ns = E.AtomicBoundNs;
+}
+
 bool estimateLaunch(emu::Module &M, std::string_view Kernel,
                     emu::LaunchOptions O, const devices::DeviceProfile &D,
                     const devices::KernelResources &K, const TimingParams &TP,
@@ -667,14 +680,20 @@ bool estimateLaunch(emu::Module &M, std::string_view Kernel,
   TraceCollector C(B, TP.cacheModel());
   O.Trace = &C;
   runOnly(B, O);
-  O.Metrics = nullptr;
+  // The blocks' atomics per address, for the bound (only when it is on).
+  emu::LaunchMetrics Mt;
+  O.Metrics = TP.AtomicSameAddressCycles > 0 ? &Mt : nullptr;
   emu::LaunchResult R = M.launch(Kernel, O);
   if (R.Status != emu::LaunchStatus::Ok) {
     Error = R.Message;
     return false;
   }
-  return estimateFromTrace(*P, C, D, K, TP, O.Grid, O.Block,
-                           O.DynamicSharedBytes, Regions, E, Error);
+  if (!estimateFromTrace(*P, C, D, K, TP, O.Grid, O.Block,
+                         O.DynamicSharedBytes, Regions, E, Error))
+    return false;
+  if (O.Metrics)
+    boundByAtomics(E, Mt, TP);
+  return true;
 }
 
 } // namespace klaraptor::timing

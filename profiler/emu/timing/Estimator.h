@@ -155,7 +155,19 @@ struct LaunchEstimate {
   double OtherCycles = 0;
   devices::Occupancy Occ;
   Analysis A; ///< Table/Regions empty unless sensitivity was asked for
+  /// The launch's least time by its same-address atomics
+  /// (boundByAtomics; 0 without it). Ns is at least this.
+  double AtomicBoundNs = 0;
 };
+
+/// Bounds \p E's time from below by the launch's same-address atomics:
+/// \p M's global_atomic_max_address_ops of the blocks run, taken over the
+/// grid in proportion (BlocksLaunched / BlocksExecuted), times
+/// TP.AtomicSameAddressCycles, plus the launch overhead. Nothing without
+/// that parameter or without such atomics (docs/timing.md, "Same-address
+/// atomics").
+void boundByAtomics(LaunchEstimate &E, const emu::LaunchMetrics &M,
+                    const TimingParams &TP);
 
 /// How many blocks one SM runs in the first wave of a launch of \p Blocks
 /// blocks with \p Resident blocks resident per SM.
