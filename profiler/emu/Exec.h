@@ -31,8 +31,15 @@ struct Counters {
   uint64_t SLdReq = 0, SStReq = 0, SConflicts = 0;
   uint64_t Branches = 0, Divergent = 0;
   /// Global atomic operations (active lanes) per address: where they queue
-  /// at one L2 slice (LaunchMetrics::GlobalAtomicMaxAddressOps).
+  /// at one L2 slice (LaunchMetrics::GlobalAtomicMaxAddressOps). At most
+  /// MaxAtomicAddresses of them (a Misra-Gries summary: exact while a
+  /// launch's atomics touch no more addresses; beyond, every count is low
+  /// by at most the operations / (MaxAtomicAddresses + 1), and an address
+  /// with more than that many is kept), so that a scatter of millions of
+  /// atomics costs a bounded table.
   std::unordered_map<uint64_t, uint64_t> AtomicOpsPerAddress;
+  static constexpr size_t MaxAtomicAddresses = 4096;
+  void noteAtomic(uint64_t Address);
   void add(const Counters &O);
 };
 

@@ -19,6 +19,7 @@
 #include "Exec.h"
 
 #include <algorithm>
+#include <functional>
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -63,6 +64,46 @@ void Counters::add(const Counters &O) {
   Divergent += O.Divergent;
   for (const auto &[Address, Ops] : O.AtomicOpsPerAddress)
     AtomicOpsPerAddress[Address] += Ops;
+  // Merged summaries: beyond the bound, every count less the
+  // (MaxAtomicAddresses + 1)-th largest, the others dropped.
+  if (AtomicOpsPerAddress.size() > MaxAtomicAddresses) {
+    std::vector<uint64_t> Counts;
+    Counts.reserve(AtomicOpsPerAddress.size());
+    for (const auto &[Address, Ops] : AtomicOpsPerAddress)
+      Counts.push_back(Ops);
+    std::nth_element(Counts.begin(), Counts.begin() + MaxAtomicAddresses,
+                     Counts.end(), std::greater<uint64_t>());
+    uint64_t Cut = Counts[MaxAtomicAddresses];
+    for (auto It = AtomicOpsPerAddress.begin();
+         It != AtomicOpsPerAddress.end();) {
+      if (It->second <= Cut) {
+        It = AtomicOpsPerAddress.erase(It);
+      } else {
+        It->second -= Cut;
+        ++It;
+      }
+    }
+  }
+}
+
+void Counters::noteAtomic(uint64_t Address) {
+  auto It = AtomicOpsPerAddress.find(Address);
+  if (It != AtomicOpsPerAddress.end()) {
+    ++It->second;
+    return;
+  }
+  if (AtomicOpsPerAddress.size() < MaxAtomicAddresses) {
+    AtomicOpsPerAddress.emplace(Address, 1);
+    return;
+  }
+  // A new address with the table full takes one from every count (and is
+  // not kept): at most operations / (MaxAtomicAddresses + 1) such rounds.
+  for (auto J = AtomicOpsPerAddress.begin(); J != AtomicOpsPerAddress.end();) {
+    if (--J->second == 0)
+      J = AtomicOpsPerAddress.erase(J);
+    else
+      ++J;
+  }
 }
 
 /// One pass over the lanes of \p Mask (not empty) in lane order for

@@ -283,7 +283,7 @@ void countGlobal(ExecState &S, uint32_t M, const uint64_t *Addr,
   } else {
     ++S.C->GAtReq;
     S.C->GAtSec += Sec;
-    forLanes(M, [&](unsigned L) { ++S.C->AtomicOpsPerAddress[Addr[L]]; });
+    forLanes(M, [&](unsigned L) { S.C->noteAtomic(Addr[L]); });
   }
 }
 

@@ -67,11 +67,71 @@ TEST(Metrics, InstructionClasses) {
     EXPECT_EQ(Mt.GlobalStoreSectors, W);
     EXPECT_EQ(Mt.GlobalAtomicRequests, W);
     EXPECT_EQ(Mt.GlobalAtomicSectors, W);
+    // Every lane's atomic is on that word.
+    EXPECT_EQ(Mt.GlobalAtomicMaxAddressOps, 3u * Threads);
     EXPECT_EQ(Mt.WarpsLaunched, W);
     EXPECT_EQ(Mt.BlocksLaunched, 3u);
     EXPECT_EQ(Mt.BlocksExecuted, 3u);
     EXPECT_EQ(Mt.RegistersPerThread, 17u);
     EXPECT_FALSE(Mt.Sampled);
+  }
+}
+
+/// Every thread adds 1 to a[gid % mod], and thread 0 of each block to
+/// a[mod] too: the busiest address has max(blocks, ceil(threads / mod))
+/// operations.
+TEST(Metrics, AtomicsOnTheBusiestAddress) {
+  std::string P = ptxHeader() + R"(
+.visible .entry scatter(.param .u64 a, .param .u32 mod)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<5>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [a];
+  ld.param.u32 %r1, [mod];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.u32 %r5, %r3, %r4, %r2;
+  rem.u32 %r6, %r5, %r1;
+  mul.wide.u32 %rd2, %r6, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  red.global.add.u32 [%rd3], 1;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra DONE;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd4, %rd1, %rd2;
+  red.global.add.u32 [%rd4], 1;
+DONE:
+  ret;
+}
+)";
+  auto M = load(P);
+  const uint32_t Blocks = 400, Threads = 256, Total = Blocks * Threads;
+  Buffer<uint32_t> Buf(Total + 1);
+  uint32_t *BP = Buf.data();
+  for (unsigned HostThreads : {1u, 2u}) {
+    // 64 addresses (and the busy one): exact, 1600 on each.
+    uint32_t Mod = 64;
+    LaunchMetrics Mt;
+    ASSERT_EQ(run(*M, "scatter", {Blocks, 1, 1}, {Threads, 1, 1}, {&BP, &Mod},
+                  &Mt, 0, HostThreads)
+                  .Status,
+              LaunchStatus::Ok);
+    EXPECT_EQ(Mt.GlobalAtomicMaxAddressOps, Total / Mod);
+    // 102400 addresses of one operation each, and a[mod] with 400: more
+    // addresses than the table keeps, so the count may be low by at most
+    // the operations / 4097 (26), and the busy address is found.
+    Mod = Total;
+    ASSERT_EQ(run(*M, "scatter", {Blocks, 1, 1}, {Threads, 1, 1}, {&BP, &Mod},
+                  &Mt, 0, HostThreads)
+                  .Status,
+              LaunchStatus::Ok);
+    uint64_t Ops = Total + Blocks;
+    EXPECT_LE(Mt.GlobalAtomicMaxAddressOps, uint64_t(Blocks));
+    EXPECT_GE(Mt.GlobalAtomicMaxAddressOps,
+              Blocks - Ops / (Counters::MaxAtomicAddresses + 1))
+        << HostThreads << " host threads";
   }
 }
 
