@@ -468,14 +468,20 @@ bool KernelFit::launchRecord(const profiledb::DataTuple &Data,
   return true;
 }
 
+namespace {
+/// The index of the busiest address's atomics in quantityNames().
+size_t atomicQuantity() {
+  const std::vector<std::string> &Names = KernelFit::quantityNames();
+  return size_t(std::find(Names.begin(), Names.end(),
+                          "global_atomic_max_address_ops") -
+                Names.begin());
+}
+} // namespace
+
 bool KernelFit::boundsByAtomics() const {
-  if (!(AtomicSameAddressCycles > 0))
-    return false;
-  const std::vector<std::string> &Names = quantityNames();
-  for (size_t K = 0; K < Quantities.size() && K < Names.size(); ++K)
-    if (Names[K] == "global_atomic_max_address_ops")
-      return !(Quantities[K].IsConstant && Quantities[K].Constant == 0);
-  return false;
+  size_t K = atomicQuantity();
+  return AtomicSameAddressCycles > 0 && K < Quantities.size() &&
+         !(Quantities[K].IsConstant && Quantities[K].Constant == 0);
 }
 
 bool KernelFit::predictNs(const profiledb::DataTuple &Data,
@@ -789,11 +795,7 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
   }
   )C";
   if (boundsByAtomics()) {
-    // The index of global_atomic_max_address_ops in quantityNames().
-    const std::vector<std::string> &Names = quantityNames();
-    size_t Hot = size_t(std::find(Names.begin(), Names.end(),
-                                  "global_atomic_max_address_ops") -
-                        Names.begin());
+    size_t Hot = atomicQuantity();
     S += "{\n    /* Atomics on one global address are performed one after "
          "another at the L2:\n     * at least q[" +
          std::to_string(Hot) + "] of them, " + hexDouble(AtomicSameAddressCycles) +

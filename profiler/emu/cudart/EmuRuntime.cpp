@@ -1062,7 +1062,7 @@ emu::LaunchResult Runtime::runMeasured(const LaunchRequest &R,
   M.TP = WantTrace ? timingParams() : nullptr;
   M.Prog = M.TP ? timing::kernelProgram(*F.Module->M, F.Name) : nullptr;
   // The estimate's bound by same-address atomics counts them per address.
-  if (M.TP && M.TP->AtomicSameAddressCycles > 0)
+  if (M.TP && M.TP->atomicBound())
     O.Metrics = &M.Metrics;
   if (M.Prog) {
     devices::Occupancy Occ = devices::computeOccupancy(
@@ -1098,12 +1098,10 @@ bool Runtime::estimateMeasured(const LaunchRequest &R, const Measured &M,
     Why = M.TP ? "the block does not fit on an SM" : "no timing parameters";
     return false;
   }
-  if (!timing::estimateFromTrace(*M.Prog, *M.Trace, *device(),
-                                 R.F->resources(), *M.TP, R.Grid, R.Block,
-                                 R.DynamicShared, 0, E, Why, HostThreads))
-    return false;
-  timing::boundByAtomics(E, M.Metrics, *M.TP);
-  return true;
+  return timing::estimateFromTrace(*M.Prog, *M.Trace, *device(),
+                                   R.F->resources(), *M.TP, R.Grid, R.Block,
+                                   R.DynamicShared, 0, E, Why, HostThreads,
+                                   &M.Metrics);
 }
 
 thread_local bool Runtime::EstimateRequested = false;

@@ -247,7 +247,7 @@ bool Runtime::traceShape(const Function &F, const LaunchRequest &R,
       size_t(std::max(D.SharedMemPerBlockOptin, D.SharedMemPerBlock));
   O.Trace = C.get();
   O.WrittenPages = WrittenPages;
-  if (TP->AtomicSameAddressCycles > 0)
+  if (TP->atomicBound())
     O.Metrics = &T.Metrics;
   MemoryMap Memory;
   if (CheckMemory) {
@@ -275,9 +275,9 @@ bool Runtime::TracedShape::estimate(int Regions, timing::LaunchEstimate &E,
                                     std::unique_ptr<timing::SmWorkload> *W,
                                     std::string &Why) const {
   if (!timing::estimateFromTrace(*Prog, *C, *D, K, *TP, Grid, Block,
-                                 DynamicShared, Regions, E, Why, Threads))
+                                 DynamicShared, Regions, E, Why, Threads,
+                                 &Metrics))
     return false;
-  timing::boundByAtomics(E, Metrics, *TP);
   if (W)
     *W = std::make_unique<timing::SmWorkload>(
         timing::buildWorkload(*Prog, *C, E.Set));

@@ -545,7 +545,7 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
                        const TimingParams &TP, emu::Dim3 Grid,
                        emu::Dim3 Block, uint64_t DynamicShared, int Regions,
                        LaunchEstimate &E, std::string &Error,
-                       unsigned Threads) {
+                       unsigned Threads, const emu::LaunchMetrics *Atomics) {
   E = LaunchEstimate();
   E.Occ = devices::computeOccupancy(D, K, int64_t(Block.count()),
                                     int64_t(DynamicShared));
@@ -637,6 +637,16 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
   }
   E.CyclesPerWave = E.A.Cycles;
   E.Ns = E.CyclesPerWave * double(E.Waves) / TP.ClockGHz + TP.LaunchOverheadNs;
+  // Same-address atomics, one after another at the L2 whatever the SMs do.
+  if (TP.atomicBound() && Atomics && Atomics->GlobalAtomicMaxAddressOps > 0 &&
+      Atomics->BlocksExecuted > 0 && TP.ClockGHz > 0) {
+    double Ops = double(Atomics->GlobalAtomicMaxAddressOps) *
+                 double(Atomics->BlocksLaunched) /
+                 double(Atomics->BlocksExecuted);
+    E.AtomicBoundNs =
+        Ops * TP.AtomicSameAddressCycles / TP.ClockGHz + TP.LaunchOverheadNs;
+    E.Ns = std::max(E.Ns, E.AtomicBoundNs);
+  }
   return true;
 }
 
@@ -647,19 +657,6 @@ const emu::KernelProgram *kernelProgram(emu::Module &M,
   if (It == I.KernelIndex.end() || It->second >= I.Programs.size())
     return nullptr;
   return I.Programs[It->second].get();
-}
-
-void boundByAtomics(LaunchEstimate &E, const emu::LaunchMetrics &M,
-                    const TimingParams &TP) {
-  if (!(TP.AtomicSameAddressCycles > 0) || M.GlobalAtomicMaxAddressOps == 0 ||
-      M.BlocksExecuted == 0 || !(TP.ClockGHz > 0))
-    return;
-  double Ops = double(M.GlobalAtomicMaxAddressOps) *
-               double(M.BlocksLaunched) / double(M.BlocksExecuted);
-  E.AtomicBoundNs =
-      Ops * TP.AtomicSameAddressCycles / TP.ClockGHz + TP.LaunchOverheadNs;
-  if (E.AtomicBoundNs > E.Ns)
-    E.Ns = E.AtomicBoundNs;
 }
 
 bool estimateLaunch(emu::Module &M, std::string_view Kernel,
@@ -682,18 +679,15 @@ bool estimateLaunch(emu::Module &M, std::string_view Kernel,
   runOnly(B, O);
   // The blocks' atomics per address, for the bound (only when it is on).
   emu::LaunchMetrics Mt;
-  O.Metrics = TP.AtomicSameAddressCycles > 0 ? &Mt : nullptr;
+  O.Metrics = TP.atomicBound() ? &Mt : nullptr;
   emu::LaunchResult R = M.launch(Kernel, O);
   if (R.Status != emu::LaunchStatus::Ok) {
     Error = R.Message;
     return false;
   }
-  if (!estimateFromTrace(*P, C, D, K, TP, O.Grid, O.Block,
-                         O.DynamicSharedBytes, Regions, E, Error))
-    return false;
-  if (O.Metrics)
-    boundByAtomics(E, Mt, TP);
-  return true;
+  return estimateFromTrace(*P, C, D, K, TP, O.Grid, O.Block,
+                           O.DynamicSharedBytes, Regions, E, Error, 1,
+                           O.Metrics);
 }
 
 } // namespace klaraptor::timing

@@ -156,18 +156,9 @@ struct LaunchEstimate {
   devices::Occupancy Occ;
   Analysis A; ///< Table/Regions empty unless sensitivity was asked for
   /// The launch's least time by its same-address atomics
-  /// (boundByAtomics; 0 without it). Ns is at least this.
+  /// (estimateFromTrace's Atomics; 0 without it). Ns is at least this.
   double AtomicBoundNs = 0;
 };
-
-/// Bounds \p E's time from below by the launch's same-address atomics:
-/// \p M's global_atomic_max_address_ops of the blocks run, taken over the
-/// grid in proportion (BlocksLaunched / BlocksExecuted), times
-/// TP.AtomicSameAddressCycles, plus the launch overhead. Nothing without
-/// that parameter or without such atomics (docs/timing.md, "Same-address
-/// atomics").
-void boundByAtomics(LaunchEstimate &E, const emu::LaunchMetrics &M,
-                    const TimingParams &TP);
 
 /// How many blocks one SM runs in the first wave of a launch of \p Blocks
 /// blocks with \p Resident blocks resident per SM.
@@ -180,13 +171,19 @@ uint64_t blocksOnOneSm(const devices::DeviceProfile &D, uint64_t Blocks,
 /// sensitivity analysis (per region for that many regions), 0 for the time
 /// alone; -1 for the overall table without regions. With \p Threads >= 2
 /// the two SMs' simulations of a long trace run at once (the same results).
+/// With TP.atomicBound(), \p Atomics (the traced launch's metrics, which
+/// count atomics per address) bounds the time from below: its
+/// global_atomic_max_address_ops, taken over the grid in proportion
+/// (BlocksLaunched / BlocksExecuted), times TP.AtomicSameAddressCycles,
+/// plus the launch overhead (docs/timing.md, "Same-address atomics").
 bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
                        const devices::DeviceProfile &D,
                        const devices::KernelResources &K,
                        const TimingParams &TP, emu::Dim3 Grid,
                        emu::Dim3 Block, uint64_t DynamicShared, int Regions,
                        LaunchEstimate &E, std::string &Error,
-                       unsigned Threads = 1);
+                       unsigned Threads = 1,
+                       const emu::LaunchMetrics *Atomics = nullptr);
 
 /// Runs the blocks the estimate needs (EstimatedBlocks) for \p O's launch of \p Kernel (O.Trace and
 /// O.SampleBlocks are overridden) and estimates it. The blocks' stores reach

@@ -98,6 +98,9 @@ struct TimingParams {
   /// use it, docs/models.md). 0 (the shipped profiles: not measured yet):
   /// no bound.
   double AtomicSameAddressCycles = 0;
+  /// Whether estimates have the bound (and launches must count atomics
+  /// per address for it: LaunchOptions::Metrics).
+  bool atomicBound() const { return AtomicSameAddressCycles > 0; }
   double ClockGHz = 1;         ///< SM clock
   double LaunchOverheadNs = 0; ///< added once per launch
   std::string Source;          ///< where the values came from
