@@ -164,7 +164,8 @@ const std::vector<std::string> &timingKeys() {
     for (const char *G : {"schedulers", "issue_gap", "barrier_latency",
                           "l2_hit_rate", "clock_ghz", "launch_overhead_ns",
                           "block_launch_cycles", "l1_bytes", "l1_latency",
-                          "l1_sectors_per_cycle", "atomic_same_address_cycles"})
+                          "l1_sectors_per_cycle", "atomic_same_address_cycles",
+                          "l2_request_cycles", "l2_store_gap"})
       K.push_back(G);
     return K;
   }();

@@ -659,14 +659,13 @@ std::map<std::string, Measured> Probe::run() {
             std::to_string(PL.L2ReadPasses) +
             " passes, cudaEvent time x clock_ghz x SMs / 32-byte sectors "
             "written: SM cycles per stored sector (the cache model's "
-            "l2_store_gap; not written to the profile)");
+            "timing.l2_store_gap)");
     Add("l2.request_cycles", Req,
         "reads (ld.global.cg) of one float per 128-byte line of " +
             num(Lines * 128 / 1048576.0) + " MiB, " +
             std::to_string(PL.L2ReadPasses) +
             " passes, cudaEvent time x clock_ghz x SMs / lines: SM cycles "
-            "per line request (the cache model's l2_request_cycles; not "
-            "written to the profile)");
+            "per line request (the cache model's timing.l2_request_cycles)");
     Add("l2.bandwidth_gbs", V,
         "reads (ld.global.cg) of " + num(L2N4 * 16 / 1048576.0) + " MiB, " +
             std::to_string(PL.L2ReadPasses) +
@@ -1006,6 +1005,17 @@ std::string render(const cudaDeviceProp &P, int ClockKHz, int MemClockKHz,
             SectorGap(M.at("l2.bandwidth_gbs").Value),
             "; gap = 32 B / (GB/s / " + std::to_string(SMs) + " SMs / " +
                 num(Clock) + " GHz)");
+  // The cache model's costs of a line request on the SM's path to the L2
+  // and of a stored sector at the L2 (docs/timing.md, "The shared L2"):
+  // written like the others; the estimator uses them only with the cache
+  // model on.
+  for (const auto &[Key, From] :
+       {std::pair<const char *, const char *>{"l2_request_cycles",
+                                              "l2.request_cycles"},
+        {"l2_store_gap", "l2.store_gap"}})
+    if (Good(From))
+      Measure(Timing, Key, From, M.at(From).Value,
+              "; used with the cache model only (KLARAPTOR_EMU_CACHE=1)");
   // The departure delays are measured (one warp's back-to-back loads) but
   // not used: that is the single-warp issue path, not the spacing of many
   // warps' requests that MWP-CWP means. On an H200 the probe measured 49.8

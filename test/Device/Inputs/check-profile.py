@@ -25,14 +25,15 @@ smSubPartitions sharedMemAllocUnitSize sharedMemCarveoutKiB""".split()
 TIMING = [r + s for r in ("int", "fp32", "fp64", "sfu", "lsu", "shared", "l2",
                           "dram", "branch") for s in (".latency", ".gap")] + [
     "schedulers", "issue_gap", "barrier_latency", "l2_hit_rate", "clock_ghz",
-    "launch_overhead_ns", "block_launch_cycles", "atomic_same_address_cycles"]
+    "launch_overhead_ns", "block_launch_cycles", "atomic_same_address_cycles",
+    "l2_request_cycles", "l2_store_gap"]
 MWP = ["departure_del_coal", "departure_del_uncoal", "issue_cycles",
        "mem_bandwidth_gbs", "load_bytes_per_warp"]
 # What the probe measures (directly or derived from a measurement).
 MEASURED = ["timing." + k for k in (
     "clock_ghz", "dram.latency", "l2.latency", "shared.latency",
     "launch_overhead_ns", "block_launch_cycles", "atomic_same_address_cycles",
-    "fp32.latency",
+    "l2_request_cycles", "l2_store_gap", "fp32.latency",
     "int.latency", "fp64.latency",
     "sfu.latency", "fp32.gap", "int.gap", "fp64.gap", "sfu.gap", "dram.gap",
     "l2.gap")] + ["mwp." + k for k in ("issue_cycles", "mem_bandwidth_gbs")]
@@ -50,6 +51,8 @@ RANGES = {
     "timing.launch_overhead_ns": (50, 100000),
     "timing.block_launch_cycles": (1, 100000),
     "timing.atomic_same_address_cycles": (0.5, 1000),
+    "timing.l2_request_cycles": (0.05, 100),
+    "timing.l2_store_gap": (0.05, 100),
     "mwp.mem_bandwidth_gbs": (100, 20000),
     "mwp.issue_cycles": (0.05, 4),
 }

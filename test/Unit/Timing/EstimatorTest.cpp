@@ -563,3 +563,24 @@ TEST(DeviceTiming, TheCacheModelIsSizedByTheProfile) {
   EXPECT_EQ(Error, "KLARAPTOR_EMU_CACHE: expected 1, on, 0 or off, not 'yes'");
   ::unsetenv("KLARAPTOR_EMU_CACHE");
 }
+
+TEST(DeviceTiming, TheCacheModelsLineAndStoreCostsComeFromTheProfile) {
+  // The shipped profiles have 0 (not measured); a probed one has what the
+  // probe measured (timing.l2_request_cycles, timing.l2_store_gap), which
+  // the cache model then charges.
+  devices::DeviceProfile R;
+  std::string Error;
+  ASSERT_TRUE(devices::loadDeviceProfile("rtx-2070-super", R, Error)) << Error;
+  ::unsetenv("KLARAPTOR_EMU_TIMING_PARAMS");
+  ::setenv("KLARAPTOR_EMU_CACHE", "1", 1);
+  TimingParams P;
+  ASSERT_TRUE(timingParamsFor(R, P, Error)) << Error;
+  EXPECT_EQ(P.L2RequestCycles, 0);
+  EXPECT_EQ(P.L2StoreGap, 0);
+  R.Timing["l2_request_cycles"] = 2.5;
+  R.Timing["l2_store_gap"] = 3.25;
+  ASSERT_TRUE(timingParamsFor(R, P, Error)) << Error;
+  EXPECT_EQ(P.L2RequestCycles, 2.5);
+  EXPECT_EQ(P.L2StoreGap, 3.25);
+  ::unsetenv("KLARAPTOR_EMU_CACHE");
+}
