@@ -280,7 +280,7 @@ bool Runtime::TracedShape::estimate(int Regions, timing::LaunchEstimate &E,
     return false;
   if (W)
     *W = std::make_unique<timing::SmWorkload>(
-        timing::buildWorkload(*Prog, *C, E.Set));
+        timing::buildWorkload(*Prog, *C, E.Set, TP->AssemblerOrder));
   return true;
 }
 
@@ -421,7 +421,8 @@ void Runtime::explainOwn(const LaunchRequest &R,
                                    *TP, R.Grid, R.Block, R.DynamicShared, 3, E,
                                    Why, HostThreads);
     if (Ok) {
-      timing::SmWorkload W = timing::buildWorkload(*Prog, *Trace, E.Set);
+      timing::SmWorkload W =
+          timing::buildWorkload(*Prog, *Trace, E.Set, TP->AssemblerOrder);
       S += explainShape("own shape", F, E, &W, R.Grid, R.Block,
                         R.DynamicShared);
     }

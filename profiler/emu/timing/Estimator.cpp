@@ -11,6 +11,7 @@
 
 #include "ModuleImpl.h"
 #include "Program.h"
+#include "Schedule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -310,7 +311,7 @@ std::string baseName(const std::string &Path) {
 } // namespace
 
 SmWorkload buildWorkload(const emu::KernelProgram &P, const TraceCollector &C,
-                         int Set) {
+                         int Set, bool AssemblerOrder) {
   SmWorkload W;
   // Registers, then predicates (describe()).
   W.NumRegs = std::max<uint32_t>(P.NumSlots + P.NumPreds, 1);
@@ -381,6 +382,10 @@ SmWorkload buildWorkload(const emu::KernelProgram &P, const TraceCollector &C,
     R.Name = "ptx:" + std::to_string(R.FirstLine) + "-" +
              std::to_string(R.LastLine);
   }
+  // Each pass through a region in the order ptxas would issue it.
+  std::vector<uint32_t> Rank;
+  if (AssemblerOrder)
+    Rank = assemblerOrder(P, W.Code);
   // Blocks in grid order, so that the result does not depend on which host
   // thread ran which.
   std::vector<const TraceCollector::Block *> Bs;
@@ -492,6 +497,8 @@ SmWorkload buildWorkload(const emu::KernelProgram &P, const TraceCollector &C,
         }
         S.Insts.push_back(D);
       }
+      if (AssemblerOrder)
+        replayInAssemblerOrder(S.Insts, W.Code, Rank);
       W.Warps.push_back(std::move(S));
     }
   }
@@ -579,7 +586,8 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
   SimResult R;
   E.OtherCycles = NAN;
   if (C.twoSets()) {
-    SmWorkload W0 = buildWorkload(P, C, 0), W1 = buildWorkload(P, C, 1);
+    SmWorkload W0 = buildWorkload(P, C, 0, TP.AssemblerOrder),
+               W1 = buildWorkload(P, C, 1, TP.AssemblerOrder);
     SimResult R0, R1;
     // Each simulation reads only its workload and the parameters: the
     // second SM's runs on a thread of its own when there are threads to
@@ -623,7 +631,7 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
     W = std::move(E.Set ? W1 : W0);
     R = E.Set ? R1 : R0;
   } else {
-    W = buildWorkload(P, C);
+    W = buildWorkload(P, C, -1, TP.AssemblerOrder);
     E.BlocksSimulated = W.NumBlocks;
     if (Regions == 0)
       R = simulate(W, *Use);

@@ -133,9 +133,11 @@ private:
 
 /// The workload of the collected blocks (of set \p Set only, unless -1),
 /// instructions described from \p P. Regions split the code at branch
-/// targets and after branches.
+/// targets and after branches. With \p AssemblerOrder (TimingParams's),
+/// each pass of a warp through a region is in the assembler's order
+/// (Schedule.h), else in PTX order.
 SmWorkload buildWorkload(const emu::KernelProgram &P, const TraceCollector &C,
-                         int Set = -1);
+                         int Set = -1, bool AssemblerOrder = false);
 
 /// Points \p O's strided launch at the blocks of \p B and its neighbours
 /// (without running the rest of the grid); \p B must outlive the launch.

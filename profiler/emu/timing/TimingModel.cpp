@@ -116,6 +116,10 @@ bool parseTimingParams(std::string_view Text, const std::string &Origin,
       P.L2RequestCycles = V;
     } else if (Key == "l2_store_gap") {
       P.L2StoreGap = V;
+    } else if (Key == "assembler_order") {
+      if (V != 0 && V != 1)
+        return Fail("'assembler_order' expects 0 or 1");
+      P.AssemblerOrder = V == 1;
     } else {
       Known = false;
       size_t Dot = Key.find('.');

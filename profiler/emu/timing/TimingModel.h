@@ -101,6 +101,12 @@ struct TimingParams {
   /// Whether estimates have the bound (and launches must count atomics
   /// per address for it: LaunchOptions::Metrics).
   bool atomicBound() const { return AtomicSameAddressCycles > 0; }
+  /// Whether each traced pass through a basic block is replayed in the
+  /// order an assembler's list scheduler gives it (`assembler_order = 1`,
+  /// Schedule.h), or in PTX order (the default: on the real-timings judges
+  /// the assembler's order ranks shapes worse without the cache model,
+  /// docs/timing.md, "The assembler's order").
+  bool AssemblerOrder = false;
   double ClockGHz = 1;         ///< SM clock
   double LaunchOverheadNs = 0; ///< added once per launch
   std::string Source;          ///< where the values came from
@@ -117,7 +123,7 @@ struct TimingParams {
 /// `l2_hit_rate`, `clock_ghz`, `launch_overhead_ns`, `block_launch_cycles`,
 /// `l1_bytes`,
 /// `l2_bytes`, `l1_latency`, `l1_sectors_per_cycle`, `l2_request_cycles`,
-/// `l2_store_gap`. Errors name the line:
+/// `l2_store_gap`, `assembler_order` (0 or 1). Errors name the line:
 /// "<origin>:3: unknown timing key 'foo'".
 bool parseTimingParams(std::string_view Text, const std::string &Origin,
                        TimingParams &P, std::string &Error);

@@ -450,6 +450,17 @@ TEST(Regions, NamedBySourceLinesWithLineinfo) {
   EXPECT_LE(CR.LastSrcLine, 31u);
 }
 
+/// Runs one block of one warp of \p Kernel, its trace into \p C.
+bool traceOneWarp(emu::Module &M, const char *Kernel, void **Args,
+                  TraceCollector &C) {
+  emu::LaunchOptions O;
+  O.Grid = {1, 1, 1};
+  O.Block = {32, 1, 1};
+  O.Args = Args;
+  O.Trace = &C;
+  return M.launch(Kernel, O).Status == emu::LaunchStatus::Ok;
+}
+
 // A kernel whose branch and select depend on a comparison.
 const char *PredPtx = R"(
 .version 8.0
@@ -482,13 +493,8 @@ TEST(Predicates, BranchAndSelectWaitForTheirSetp) {
   void *OutP = Out.P;
   int N = 16;
   void *Args[] = {&OutP, &N};
-  emu::LaunchOptions O;
-  O.Grid = {1, 1, 1};
-  O.Block = {32, 1, 1};
-  O.Args = Args;
   TraceCollector C(1);
-  O.Trace = &C;
-  ASSERT_EQ(M->launch("k", O).Status, emu::LaunchStatus::Ok);
+  ASSERT_TRUE(traceOneWarp(*M, "k", Args, C));
   const emu::KernelProgram *P = kernelProgram(*M, "k");
   ASSERT_TRUE(P);
   EXPECT_TRUE(P->SrcLine.empty()); // no .loc
@@ -528,6 +534,106 @@ TEST(Predicates, BranchAndSelectWaitForTheirSetp) {
   std::printf("predicate dependences: %.0f cycles with, %.0f without\n", With,
               Without);
   EXPECT_GE(With, Without + 90);
+}
+
+// A loop unrolled as clang unrolls it: each load next to its use. In acc
+// the sum stays in a register; in acc_mem it is stored after every step
+// (as PolyBench's kernels accumulate in memory), so no later load may pass
+// the store.
+std::string unrolledKernel(const std::string &Name, bool StoreEachStep) {
+  std::string S = ".visible .entry " + Name +
+                  "(.param .u64 in, .param .u64 out, .param .u32 n)\n{\n"
+                  "  .reg .pred %p<2>;\n  .reg .b32 %r<3>;\n"
+                  "  .reg .f32 %f<6>;\n  .reg .b64 %rd<4>;\n"
+                  "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+                  "  ld.param.u32 %r1, [n];\n"
+                  "  cvta.to.global.u64 %rd1, %rd1;\n"
+                  "  cvta.to.global.u64 %rd2, %rd2;\n"
+                  "  mov.f32 %f5, 0f00000000;\nLOOP:\n";
+  for (int K = 0; K < 4; ++K) {
+    std::string F = "%f" + std::to_string(K + 1);
+    S += "  ld.global.f32 " + F + ", [%rd1+" + std::to_string(4 * K) + "];\n";
+    S += "  fma.rn.f32 %f5, " + F + ", " + F + ", %f5;\n";
+    if (StoreEachStep)
+      S += "  st.global.f32 [%rd2], %f5;\n";
+  }
+  S += "  add.s32 %r1, %r1, -1;\n  setp.ne.s32 %p1, %r1, 0;\n"
+       "  @%p1 bra LOOP;\n";
+  if (!StoreEachStep)
+    S += "  st.global.f32 [%rd2], %f5;\n";
+  return S + "  ret;\n}\n";
+}
+
+const std::string UnrolledPtx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n" +
+    unrolledKernel("acc", false) + unrolledKernel("acc_mem", true);
+
+/// One warp of \p Kernel over 8 loop passes, in the assembler's or PTX order.
+SmWorkload unrolledWorkload(emu::Module &M, const char *Kernel,
+                            bool AssemblerOrder) {
+  Buf In(64), Out(64);
+  void *InP = In.P, *OutP = Out.P;
+  int N = 8;
+  void *Args[] = {&InP, &OutP, &N};
+  TraceCollector C(1);
+  EXPECT_TRUE(traceOneWarp(M, Kernel, Args, C));
+  const emu::KernelProgram *P = kernelProgram(M, Kernel);
+  EXPECT_TRUE(P);
+  return P ? buildWorkload(*P, C, -1, AssemblerOrder) : SmWorkload();
+}
+
+/// The PTX mnemonic kinds of the warp's first loop pass, in issue order:
+/// 'l' load, 'f' fma, 's' store, '.' other.
+std::string firstPass(const SmWorkload &W, uint32_t LoopStart,
+                      uint32_t LoopEnd) {
+  std::string K;
+  for (const DynInst &D : W.Warps[0].Insts) {
+    if (D.Idx < LoopStart || D.Idx >= LoopEnd)
+      continue;
+    const StaticInst &S = W.Code[D.Idx];
+    K += S.Res == Resource::Lsu ? (S.NumDst ? 'l' : 's')
+         : S.Res == Resource::Fp32 ? 'f'
+                                   : '.';
+    if (K.size() == LoopEnd - LoopStart)
+      break;
+  }
+  return K;
+}
+
+TEST(AssemblerOrder, LoadsGoFirstUnlessAStoreIsInTheWay) {
+  std::string Error;
+  auto M = emu::Module::load(UnrolledPtx, Error);
+  ASSERT_TRUE(M) << Error;
+  // acc: Pcs 0-5 before the loop, 6-16 the loop (4 x ld + fma, add, setp,
+  // bra), then st, ret.
+  SmWorkload Ptx = unrolledWorkload(*M, "acc", false),
+             Asm = unrolledWorkload(*M, "acc", true);
+  ASSERT_FALSE(Asm.Warps.empty());
+  EXPECT_EQ(firstPass(Ptx, 6, 17), "lflflflf...");
+  EXPECT_EQ(firstPass(Asm, 6, 17), "llllfff.f.."); // the sum's chain before the counter
+  EXPECT_EQ(Ptx.Warps[0].Insts.size(), Asm.Warps[0].Insts.size());
+  // One warp waiting on each load in turn, against four loads in flight.
+  TimingParams TP = builtinTimingParams(h100());
+  double PtxCycles = simulate(Ptx, TP).Cycles,
+         AsmCycles = simulate(Asm, TP).Cycles;
+  std::printf("unrolled loop, one warp: %.0f cycles in PTX order, %.0f in "
+              "the assembler's\n", PtxCycles, AsmCycles);
+  EXPECT_LT(AsmCycles, 0.4 * PtxCycles);
+  // acc_mem: no load passes the store before it; the fmas wait as before.
+  SmWorkload PtxMem = unrolledWorkload(*M, "acc_mem", false),
+             AsmMem = unrolledWorkload(*M, "acc_mem", true);
+  ASSERT_FALSE(AsmMem.Warps.empty());
+  EXPECT_EQ(firstPass(PtxMem, 6, 21), "lfslfslfslfs...");
+  EXPECT_EQ(firstPass(AsmMem, 6, 21), "lfslfslfslf.s..");
+  double MemPtx = simulate(PtxMem, TP).Cycles, MemAsm = simulate(AsmMem, TP).Cycles;
+  EXPECT_NEAR(MemAsm, MemPtx, 0.02 * MemPtx);
+  // The switch: a parameter file's assembler_order.
+  TimingParams Q;
+  EXPECT_FALSE(Q.AssemblerOrder); // PTX order unless asked
+  ASSERT_TRUE(parseTimingParams("assembler_order = 1\n", "t", Q, Error)) << Error;
+  EXPECT_TRUE(Q.AssemblerOrder);
+  EXPECT_FALSE(parseTimingParams("assembler_order = 2\n", "t", Q, Error));
+  EXPECT_EQ(Error, "t:1: 'assembler_order' expects 0 or 1");
 }
 
 } // namespace
