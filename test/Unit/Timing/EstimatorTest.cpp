@@ -564,9 +564,31 @@ std::string unrolledKernel(const std::string &Name, bool StoreEachStep) {
   return S + "  ret;\n}\n";
 }
 
+// Two loads with a barrier between them, in one basic block: the second
+// load may not move above the barrier.
+const char *FencedKernel = R"(
+.visible .entry fenced(.param .u64 in, .param .u64 out, .param .u32 n)
+{
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  ld.global.f32 %f1, [%rd1];
+  add.f32 %f3, %f1, %f1;
+  bar.sync 0;
+  ld.global.f32 %f2, [%rd1+4];
+  add.f32 %f3, %f3, %f2;
+  st.global.f32 [%rd2], %f3;
+  ret;
+}
+)";
+
 const std::string UnrolledPtx =
     ".version 8.0\n.target sm_90\n.address_size 64\n" +
-    unrolledKernel("acc", false) + unrolledKernel("acc_mem", true);
+    unrolledKernel("acc", false) + unrolledKernel("acc_mem", true) +
+    FencedKernel;
 
 /// One warp of \p Kernel over 8 loop passes, in the assembler's or PTX order.
 SmWorkload unrolledWorkload(emu::Module &M, const char *Kernel,
@@ -627,6 +649,20 @@ TEST(AssemblerOrder, LoadsGoFirstUnlessAStoreIsInTheWay) {
   EXPECT_EQ(firstPass(AsmMem, 6, 21), "lfslfslfslf.s..");
   double MemPtx = simulate(PtxMem, TP).Cycles, MemAsm = simulate(AsmMem, TP).Cycles;
   EXPECT_NEAR(MemAsm, MemPtx, 0.02 * MemPtx);
+  // fenced: Pcs 4 ld, 5 add, 6 bar, 7 ld, 8 add, 9 st; nothing crosses the
+  // barrier (without it as a fence the second load would go first).
+  SmWorkload Fenced = unrolledWorkload(*M, "fenced", true);
+  ASSERT_FALSE(Fenced.Warps.empty());
+  std::vector<uint32_t> Order;
+  for (const DynInst &D : Fenced.Warps[0].Insts)
+    Order.push_back(D.Idx);
+  auto at = [&](uint32_t Pc) {
+    return std::find(Order.begin(), Order.end(), Pc) - Order.begin();
+  };
+  EXPECT_LT(at(4), at(6));
+  EXPECT_LT(at(5), at(6));
+  EXPECT_LT(at(6), at(7));
+  EXPECT_LT(at(7), at(9));
   // The switch: a parameter file's assembler_order.
   TimingParams Q;
   EXPECT_FALSE(Q.AssemblerOrder); // PTX order unless asked
