@@ -585,10 +585,30 @@ const char *FencedKernel = R"(
 }
 )";
 
+// A register reused: the second load overwrites %f1, which the add before
+// it reads, so it may not move above that add.
+const char *ReusedKernel = R"(
+.visible .entry reused(.param .u64 in, .param .u64 out, .param .u32 n)
+{
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  ld.global.f32 %f1, [%rd1];
+  add.f32 %f2, %f1, %f1;
+  ld.global.f32 %f1, [%rd1+4];
+  add.f32 %f2, %f2, %f1;
+  st.global.f32 [%rd2], %f2;
+  ret;
+}
+)";
+
 const std::string UnrolledPtx =
     ".version 8.0\n.target sm_90\n.address_size 64\n" +
     unrolledKernel("acc", false) + unrolledKernel("acc_mem", true) +
-    FencedKernel;
+    FencedKernel + ReusedKernel;
 
 /// One warp of \p Kernel over 8 loop passes, in the assembler's or PTX order.
 SmWorkload unrolledWorkload(emu::Module &M, const char *Kernel,
@@ -663,6 +683,15 @@ TEST(AssemblerOrder, LoadsGoFirstUnlessAStoreIsInTheWay) {
   EXPECT_LT(at(5), at(6));
   EXPECT_LT(at(6), at(7));
   EXPECT_LT(at(7), at(9));
+  // reused: Pcs 4 ld %f1, 5 add reads %f1, 6 ld %f1 again: 6 stays after 5
+  // (write after read), though a load otherwise goes first.
+  SmWorkload Reused = unrolledWorkload(*M, "reused", true);
+  ASSERT_FALSE(Reused.Warps.empty());
+  Order.clear();
+  for (const DynInst &D : Reused.Warps[0].Insts)
+    Order.push_back(D.Idx);
+  EXPECT_LT(at(4), at(5));
+  EXPECT_LT(at(5), at(6));
   // The switch: a parameter file's assembler_order.
   TimingParams Q;
   EXPECT_FALSE(Q.AssemblerOrder); // PTX order unless asked
