@@ -564,51 +564,29 @@ std::string unrolledKernel(const std::string &Name, bool StoreEachStep) {
   return S + "  ret;\n}\n";
 }
 
-// Two loads with a barrier between them, in one basic block: the second
-// load may not move above the barrier.
-const char *FencedKernel = R"(
-.visible .entry fenced(.param .u64 in, .param .u64 out, .param .u32 n)
-{
-  .reg .f32 %f<4>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [in];
-  ld.param.u64 %rd2, [out];
-  cvta.to.global.u64 %rd1, %rd1;
-  cvta.to.global.u64 %rd2, %rd2;
-  ld.global.f32 %f1, [%rd1];
-  add.f32 %f3, %f1, %f1;
-  bar.sync 0;
-  ld.global.f32 %f2, [%rd1+4];
-  add.f32 %f3, %f3, %f2;
-  st.global.f32 [%rd2], %f3;
-  ret;
+// Two loads in one basic block. fenced: a barrier between them, which the
+// second may not move above. reused: the second load overwrites %f1, which
+// the add before it reads, so it may not move above that add.
+std::string twoLoadsKernel(const std::string &Name, bool Barrier,
+                           const std::string &Second) {
+  return ".visible .entry " + Name +
+         "(.param .u64 in, .param .u64 out, .param .u32 n)\n{\n"
+         "  .reg .f32 %f<4>;\n  .reg .b64 %rd<3>;\n"
+         "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+         "  cvta.to.global.u64 %rd1, %rd1;\n"
+         "  cvta.to.global.u64 %rd2, %rd2;\n"
+         "  ld.global.f32 %f1, [%rd1];\n  add.f32 %f3, %f1, %f1;\n" +
+         std::string(Barrier ? "  bar.sync 0;\n" : "") +
+         "  ld.global.f32 " + Second + ", [%rd1+4];\n"
+         "  add.f32 %f3, %f3, " + Second + ";\n"
+         "  st.global.f32 [%rd2], %f3;\n  ret;\n}\n";
 }
-)";
-
-// A register reused: the second load overwrites %f1, which the add before
-// it reads, so it may not move above that add.
-const char *ReusedKernel = R"(
-.visible .entry reused(.param .u64 in, .param .u64 out, .param .u32 n)
-{
-  .reg .f32 %f<4>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [in];
-  ld.param.u64 %rd2, [out];
-  cvta.to.global.u64 %rd1, %rd1;
-  cvta.to.global.u64 %rd2, %rd2;
-  ld.global.f32 %f1, [%rd1];
-  add.f32 %f2, %f1, %f1;
-  ld.global.f32 %f1, [%rd1+4];
-  add.f32 %f2, %f2, %f1;
-  st.global.f32 [%rd2], %f2;
-  ret;
-}
-)";
 
 const std::string UnrolledPtx =
     ".version 8.0\n.target sm_90\n.address_size 64\n" +
     unrolledKernel("acc", false) + unrolledKernel("acc_mem", true) +
-    FencedKernel + ReusedKernel;
+    twoLoadsKernel("fenced", true, "%f2") +
+    twoLoadsKernel("reused", false, "%f1");
 
 /// One warp of \p Kernel over 8 loop passes, in the assembler's or PTX order.
 SmWorkload unrolledWorkload(emu::Module &M, const char *Kernel,
