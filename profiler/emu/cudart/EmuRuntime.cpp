@@ -1156,7 +1156,7 @@ cudaError_t Runtime::launch(const LaunchRequest &R) {
   switch (Res.Status) {
   case emu::LaunchStatus::Ok:
     if (Explain)
-      explainOwn(R, M.Trace.get(), M.Prog, ExplainText, BestNs);
+      explainOwn(R, M.Trace.get(), M.Prog, M.Metrics, ExplainText, BestNs);
     if (EstimateForCaller && !WantMetrics) {
       timing::LaunchEstimate Est;
       std::string Why;

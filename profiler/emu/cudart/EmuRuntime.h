@@ -408,10 +408,12 @@ private:
   /// and restored) and appends the best one's report to \p Out.
   void explainCandidates(const LaunchRequest &R, std::string &Out,
                          double &BestNs);
-  /// Writes the report of a finished launch: its own shape from \p Trace,
-  /// then \p CandidateText (explainCandidates).
+  /// Writes the report of a finished launch: its own shape from \p Trace
+  /// and the launch's \p Metrics (as estimateMeasured), then
+  /// \p CandidateText (explainCandidates).
   void explainOwn(const LaunchRequest &R, const timing::TraceCollector *Trace,
                   const emu::KernelProgram *Prog,
+                  const emu::LaunchMetrics &Metrics,
                   const std::string &CandidateText, double BestNs);
   void writeExplain(const std::string &Text);
 

@@ -168,6 +168,18 @@ std::string Runtime::explainShape(const char *Title, const Function &F,
            " blocks simulated on %s)\n",
            E.CyclesPerWave, E.Waves, E.BlocksSimulated,
            std::isnan(E.OtherCycles) ? "1 SM" : "2 SMs, the slower counts");
+  // The bound by same-address atomics decides: the lines below describe
+  // the SMs' simulation, which it overrides.
+  if (E.AtomicBoundNs > 0 && E.Ns <= E.AtomicBoundNs) {
+    const timing::TimingParams *TP = timingParams();
+    double SmNs = TP && TP->ClockGHz > 0
+                      ? E.CyclesPerWave * double(E.Waves) / TP->ClockGHz +
+                            TP->LaunchOverheadNs
+                      : NAN;
+    S += "    bound by same-address atomics: " + timeText(E.AtomicBoundNs) +
+         " (the SMs' simulation below: " + timeText(SmNs) +
+         "; docs/timing.md, \"Same-address atomics\")\n";
+  }
   int64_t MaxWarps = D.maxWarpsPerMultiProcessor();
   int64_t Warps = E.Occ.ActiveBlocks * E.Occ.WarpsPerBlock;
   S += fmt("    occupancy: %" PRId64 " blocks/SM, %" PRId64 " of %" PRId64
@@ -274,13 +286,13 @@ bool Runtime::traceShape(const Function &F, const LaunchRequest &R,
 bool Runtime::TracedShape::estimate(int Regions, timing::LaunchEstimate &E,
                                     std::unique_ptr<timing::SmWorkload> *W,
                                     std::string &Why) const {
+  timing::SmWorkload Simulated;
   if (!timing::estimateFromTrace(*Prog, *C, *D, K, *TP, Grid, Block,
                                  DynamicShared, Regions, E, Why, Threads,
-                                 &Metrics))
+                                 &Metrics, W ? &Simulated : nullptr))
     return false;
   if (W)
-    *W = std::make_unique<timing::SmWorkload>(
-        timing::buildWorkload(*Prog, *C, E.Set, TP->AssemblerOrder));
+    *W = std::make_unique<timing::SmWorkload>(std::move(Simulated));
   return true;
 }
 
@@ -406,6 +418,7 @@ static std::string sourceName(const std::string &Mangled) {
 void Runtime::explainOwn(const LaunchRequest &R,
                          const timing::TraceCollector *Trace,
                          const emu::KernelProgram *Prog,
+                         const emu::LaunchMetrics &Metrics,
                          const std::string &CandidateText, double BestNs) {
   const Function &F = *R.F;
   std::string S = fmt("launch %" PRIu64 ": kernel '%s' (%s) on %s\n",
@@ -417,15 +430,15 @@ void Runtime::explainOwn(const LaunchRequest &R,
   std::string Why = "no time estimate";
   bool Ok = false;
   if (Trace && Prog && TP) {
+    // With the launch's metrics, as the candidates' estimates and the
+    // launch's record have them (the same-address atomics' bound).
+    timing::SmWorkload W;
     Ok = timing::estimateFromTrace(*Prog, *Trace, *device(), F.resources(),
                                    *TP, R.Grid, R.Block, R.DynamicShared, 3, E,
-                                   Why, HostThreads);
-    if (Ok) {
-      timing::SmWorkload W =
-          timing::buildWorkload(*Prog, *Trace, E.Set, TP->AssemblerOrder);
+                                   Why, HostThreads, &Metrics, &W);
+    if (Ok)
       S += explainShape("own shape", F, E, &W, R.Grid, R.Block,
                         R.DynamicShared);
-    }
   } else if (!TP) {
     Why = "no timing parameters (KLARAPTOR_EMU_ESTIMATE=0?)";
   }

@@ -552,7 +552,8 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
                        const TimingParams &TP, emu::Dim3 Grid,
                        emu::Dim3 Block, uint64_t DynamicShared, int Regions,
                        LaunchEstimate &E, std::string &Error,
-                       unsigned Threads, const emu::LaunchMetrics *Atomics) {
+                       unsigned Threads, const emu::LaunchMetrics *Atomics,
+                       SmWorkload *Simulated) {
   E = LaunchEstimate();
   E.Occ = devices::computeOccupancy(D, K, int64_t(Block.count()),
                                     int64_t(DynamicShared));
@@ -655,6 +656,8 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
         Ops * TP.AtomicSameAddressCycles / TP.ClockGHz + TP.LaunchOverheadNs;
     E.Ns = std::max(E.Ns, E.AtomicBoundNs);
   }
+  if (Simulated)
+    *Simulated = std::move(W);
   return true;
 }
 

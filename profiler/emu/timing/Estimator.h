@@ -178,6 +178,9 @@ uint64_t blocksOnOneSm(const devices::DeviceProfile &D, uint64_t Blocks,
 /// global_atomic_max_address_ops, taken over the grid in proportion
 /// (BlocksLaunched / BlocksExecuted), times TP.AtomicSameAddressCycles,
 /// plus the launch overhead (docs/timing.md, "Same-address atomics").
+/// \p Simulated, when given, receives the workload of the SM the estimate
+/// is from (set E.Set), so that a caller that explains the estimate does
+/// not build it again.
 bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
                        const devices::DeviceProfile &D,
                        const devices::KernelResources &K,
@@ -185,7 +188,8 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
                        emu::Dim3 Block, uint64_t DynamicShared, int Regions,
                        LaunchEstimate &E, std::string &Error,
                        unsigned Threads = 1,
-                       const emu::LaunchMetrics *Atomics = nullptr);
+                       const emu::LaunchMetrics *Atomics = nullptr,
+                       SmWorkload *Simulated = nullptr);
 
 /// Runs the blocks the estimate needs (EstimatedBlocks) for \p O's launch of \p Kernel (O.Trace and
 /// O.SampleBlocks are overridden) and estimates it. The blocks' stores reach
