@@ -26,7 +26,9 @@
 ///
 /// It also says how well the estimator matches the hardware: per launch,
 /// Spearman's rank correlation of estimated and measured times over the
-/// shapes, and the geometric mean of estimated/measured.
+/// shapes, and the geometric mean of estimated/measured; and, where the
+/// judged samples carry a GPU's counters, how far the fitted counts the
+/// rational program computes its inputs from are from the measured ones.
 ///
 /// Kernels are matched by their source name (the spec's `kernel` line, or
 /// the dataset's kernel name when it has no spec), launches by their data
@@ -77,6 +79,10 @@ const char *judgeUsage() {
          "(estimate-only sweeps at the judged sizes); 'requested', the "
          "program's own\nshape; 'carried', the best measured shape at the "
          "largest size the kernel\nwas profiled at.\n\n"
+         "Where the judged samples carry metrics (a dataset of the cupti "
+         "backend), it\nalso compares the rational program's fitted counts "
+         "with the measured ones,\nper kernel and quantity (fitted/measured; "
+         "off: more than 1.5x either way).\n\n"
          "OPTIONS:\n"
          "  --sizes LIST      judge the launches of these sizes (default: "
          "every measured\n"
@@ -121,6 +127,21 @@ struct Pick {
 /// refinement reaches), then the
 /// estimator, the program's own shape and the carried shape.
 enum Method { Model, Other, TopK, Estimate, Requested, Carried, NumMethods };
+
+/// The fitted counts against a GPU's counters, per (kernel, quantity): over
+/// the judged launches whose samples carry metrics (a cupti dataset), the
+/// fitted program's value of each fitted quantity (KernelFit::launchRecord)
+/// over the measured one.
+struct CountCheck {
+  std::string Kernel, Quantity;
+  unsigned N = 0, Off = 0; ///< comparisons; those off by more than 1.5x
+  double LogSum = 0, Min = INFINITY, Max = 0;
+  std::string MinAt, MaxAt; ///< "data shape" of the extremes
+};
+
+/// A fitted count is off when it is more than this factor from the
+/// measured one, either way.
+constexpr double CountOffFactor = 1.5;
 
 /// The shapes the online refinement tries (KLARAPTOR_REFINE's default).
 constexpr unsigned TopKShapes = 3;
@@ -349,6 +370,7 @@ int runDatasetJudge(const Args &A) {
   }
 
   std::vector<JudgedLaunch> Rows;
+  std::vector<CountCheck> Counts; // in the order first compared
   std::string ModelName = ModelText;
   unsigned Failures = 0;
   for (const std::string &Name : KernelOrder) {
@@ -459,6 +481,44 @@ int runDatasetJudge(const Args &A) {
           if (F->predictNs(M.DataTuple, Blk, P, Why) && std::isfinite(P) &&
               P >= 0)
             V->emplace_back(P, !IsRequest, Shape, Ns);
+        // The fitted counts against the sample's measured ones.
+        std::map<std::string, double> Fitted;
+        if (!T.second.Metrics.empty() &&
+            Fit.launchRecord(M.DataTuple, Blk, Fitted, Why))
+          for (const FittedQuantity &Q : Fit.Quantities) {
+            auto F = Fitted.find(Q.Name);
+            auto Ms = std::find_if(
+                T.second.Metrics.begin(), T.second.Metrics.end(),
+                [&](const auto &KV) { return KV.first == Q.Name; });
+            if (Q.Name == "registers_per_thread" || F == Fitted.end() ||
+                Ms == T.second.Metrics.end() || !(Ms->second > 0) ||
+                !std::isfinite(F->second))
+              continue;
+            auto C = std::find_if(Counts.begin(), Counts.end(), [&](auto &X) {
+              return X.Kernel == Name && X.Quantity == Q.Name;
+            });
+            if (C == Counts.end()) {
+              CountCheck New;
+              New.Kernel = Name;
+              New.Quantity = Q.Name;
+              Counts.push_back(New);
+              C = Counts.end() - 1;
+            }
+            // A fitted count of 0 or less is as far off as can be.
+            double Ratio = std::max(F->second, 0.0) / Ms->second;
+            std::string At = R.Data + " " + Shape;
+            ++C->N;
+            C->Off += !(Ratio <= CountOffFactor && Ratio >= 1 / CountOffFactor);
+            C->LogSum += std::log(std::max(Ratio, 1e-300));
+            if (!(Ratio >= C->Min)) {
+              C->Min = Ratio;
+              C->MinAt = At;
+            }
+            if (!(Ratio <= C->Max)) {
+              C->Max = Ratio;
+              C->MaxAt = At;
+            }
+          }
         if (EIt != Estimates.end()) {
           auto E = EIt->second.find(Shape);
           if (E != EIt->second.end()) {
@@ -590,6 +650,50 @@ int runDatasetJudge(const Args &A) {
                   fmt("%.3f", RatioGeomean) + " min " + fmt("%.3f", RatioMin) +
                   " max " + fmt("%.3f", RatioMax) + " over " +
                   std::to_string(Ratios.size()) + " launches");
+  // The fitted counts against the measured ones, where samples had metrics.
+  unsigned CountN = 0, CountOff = 0;
+  double CountLog = 0;
+  const CountCheck *Worst = nullptr;
+  auto Far = [](const CountCheck &C) {
+    return std::max(std::fabs(std::log(std::max(C.Min, 1e-300))),
+                    std::fabs(std::log(C.Max)));
+  };
+  for (const CountCheck &C : Counts) {
+    CountN += C.N;
+    CountOff += C.Off;
+    CountLog += C.LogSum;
+    if (!Worst || Far(C) > Far(*Worst))
+      Worst = &C;
+  }
+  std::vector<std::string> CountRows;
+  if (CountN) {
+    char Buf[256];
+    std::snprintf(Buf, sizeof Buf, "%-22s %-22s %6s %8s %8s %8s %6s",
+                  "kernel", "fitted / measured", "n", "geomean", "min", "max",
+                  "off");
+    CountRows.push_back(Buf);
+    for (const CountCheck &C : Counts) {
+      std::snprintf(Buf, sizeof Buf, "%-22s %-22s %6u %8.3f %8.3f %8.3f %6u",
+                    C.Kernel.c_str(), C.Quantity.c_str(), C.N,
+                    std::exp(C.LogSum / C.N), C.Min, C.Max, C.Off);
+      CountRows.push_back(Buf);
+    }
+    const bool MinWorse = std::fabs(std::log(std::max(Worst->Min, 1e-300))) >
+                          std::fabs(std::log(Worst->Max));
+    Lines.push_back(
+        Label + ": fitted/measured counts geomean " +
+        fmt("%.3f", std::exp(CountLog / CountN)) + ", off by more than " +
+        fmt("%.1f", CountOffFactor) + "x in " + std::to_string(CountOff) +
+        " of " + std::to_string(CountN) + "; farthest " +
+        fmt("%.3f", MinWorse ? Worst->Min : Worst->Max) + " (" +
+        Worst->Kernel + " " + Worst->Quantity + ", " +
+        (MinWorse ? Worst->MinAt : Worst->MaxAt) + ")");
+    std::printf("\nfitted counts against the measured ones (samples with "
+                "metrics; off: more than %.1fx either way):\n",
+                CountOffFactor);
+    for (const std::string &L : CountRows)
+      std::printf("%s\n", L.c_str());
+  }
   std::printf("\n");
   for (const std::string &L : Lines)
     std::printf("%s\n", L.c_str());
@@ -617,6 +721,16 @@ int runDatasetJudge(const Args &A) {
       F << "| " << MethodNames[M] << " | " << fmt("%.3f", Sums[M].Geomean)
         << " | " << fmt("%.3f", Sums[M].Worst) << " | " << Sums[M].N << " | "
         << Sums[M].AtLeast90 << " |\n";
+    if (CountN) {
+      F << "\n| kernel | quantity | comparisons | fitted/measured geomean | "
+           "min | max | off by more than "
+        << fmt("%.1f", CountOffFactor) << "x |\n|---|---|---:|---:|---:|---:|---:|\n";
+      for (const CountCheck &C : Counts)
+        F << "| " << C.Kernel << " | " << C.Quantity << " | " << C.N << " | "
+          << fmt("%.3f", std::exp(C.LogSum / C.N)) << " | "
+          << fmt("%.3f", C.Min) << " | " << fmt("%.3f", C.Max) << " | "
+          << C.Off << " |\n";
+    }
     F << "\n```\n";
     for (const std::string &L : Lines)
       F << L << "\n";
@@ -667,7 +781,18 @@ int runDatasetJudge(const Args &A) {
       << ",\"estimated_over_measured_geomean\":" << jsonNumber(RatioGeomean)
       << ",\"estimated_over_measured_min\":" << jsonNumber(RatioMin)
       << ",\"estimated_over_measured_max\":" << jsonNumber(RatioMax)
-      << "}}\n";
+      << "},\"counts\":[";
+    for (size_t I = 0; I < Counts.size(); ++I) {
+      const CountCheck &C = Counts[I];
+      F << (I ? "," : "") << "{\"kernel\":" << jsonQuote(C.Kernel)
+        << ",\"quantity\":" << jsonQuote(C.Quantity) << ",\"n\":" << C.N
+        << ",\"geomean\":" << jsonNumber(std::exp(C.LogSum / C.N))
+        << ",\"min\":" << jsonNumber(C.Min) << ",\"min_at\":"
+        << jsonQuote(C.MinAt) << ",\"max\":" << jsonNumber(C.Max)
+        << ",\"max_at\":" << jsonQuote(C.MaxAt) << ",\"off\":" << C.Off
+        << "}";
+    }
+    F << "]}\n";
     if (!F) {
       error("cannot write '" + JsonOut + "'");
       return 1;

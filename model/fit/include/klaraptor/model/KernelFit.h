@@ -225,13 +225,14 @@ public:
   /// `global_atomic_max_address_ops` is not the constant 0.
   bool boundsByAtomics() const;
 
-private:
   /// The fitted quantities of a launch as a metrics record (each scaled
-  /// to the launch), with its blocks, threads and warps; false as
-  /// predictNs.
+  /// to the launch, under its metric key), with its blocks, threads and
+  /// warps: what the model's inputs are computed from; false as predictNs.
   bool launchRecord(const profiledb::DataTuple &Data, const uint32_t Block[3],
                     std::map<std::string, double> &Record,
                     std::string &Why) const;
+
+private:
   /// The C program with \p Name as the model name.
   std::string emitCWithName(const std::string &Name) const;
   /// A unique prefix of the program's external symbols.
