@@ -135,7 +135,12 @@ enum Method { Model, Other, TopK, Estimate, Requested, Carried, NumMethods };
 struct CountCheck {
   std::string Kernel, Quantity;
   unsigned N = 0, Off = 0; ///< comparisons; those off by more than 1.5x
+  /// The comparisons whose fitted count is positive: the geometric mean's.
+  unsigned Positive = 0;
   double LogSum = 0, Min = INFINITY, Max = 0;
+  double geomean() const {
+    return Positive ? std::exp(LogSum / Positive) : NAN;
+  }
   std::string MinAt, MaxAt; ///< "data shape" of the extremes
 };
 
@@ -504,12 +509,16 @@ int runDatasetJudge(const Args &A) {
               Counts.push_back(New);
               C = Counts.end() - 1;
             }
-            // A fitted count of 0 or less is as far off as can be.
+            // A fitted count of 0 or less is off (and left out of the
+            // geometric mean).
             double Ratio = std::max(F->second, 0.0) / Ms->second;
             std::string At = R.Data + " " + Shape;
             ++C->N;
             C->Off += !(Ratio <= CountOffFactor && Ratio >= 1 / CountOffFactor);
-            C->LogSum += std::log(std::max(Ratio, 1e-300));
+            if (Ratio > 0) {
+              ++C->Positive;
+              C->LogSum += std::log(Ratio);
+            }
             if (!(Ratio >= C->Min)) {
               C->Min = Ratio;
               C->MinAt = At;
@@ -651,7 +660,7 @@ int runDatasetJudge(const Args &A) {
                   " max " + fmt("%.3f", RatioMax) + " over " +
                   std::to_string(Ratios.size()) + " launches");
   // The fitted counts against the measured ones, where samples had metrics.
-  unsigned CountN = 0, CountOff = 0;
+  unsigned CountN = 0, CountOff = 0, CountPositive = 0;
   double CountLog = 0;
   const CountCheck *Worst = nullptr;
   auto Far = [](const CountCheck &C) {
@@ -661,6 +670,7 @@ int runDatasetJudge(const Args &A) {
   for (const CountCheck &C : Counts) {
     CountN += C.N;
     CountOff += C.Off;
+    CountPositive += C.Positive;
     CountLog += C.LogSum;
     if (!Worst || Far(C) > Far(*Worst))
       Worst = &C;
@@ -675,14 +685,15 @@ int runDatasetJudge(const Args &A) {
     for (const CountCheck &C : Counts) {
       std::snprintf(Buf, sizeof Buf, "%-22s %-22s %6u %8.3f %8.3f %8.3f %6u",
                     C.Kernel.c_str(), C.Quantity.c_str(), C.N,
-                    std::exp(C.LogSum / C.N), C.Min, C.Max, C.Off);
+                    C.geomean(), C.Min, C.Max, C.Off);
       CountRows.push_back(Buf);
     }
     const bool MinWorse = std::fabs(std::log(std::max(Worst->Min, 1e-300))) >
                           std::fabs(std::log(Worst->Max));
     Lines.push_back(
         Label + ": fitted/measured counts geomean " +
-        fmt("%.3f", std::exp(CountLog / CountN)) + ", off by more than " +
+        fmt("%.3f", CountPositive ? std::exp(CountLog / CountPositive) : NAN) +
+        ", off by more than " +
         fmt("%.1f", CountOffFactor) + "x in " + std::to_string(CountOff) +
         " of " + std::to_string(CountN) + "; farthest " +
         fmt("%.3f", MinWorse ? Worst->Min : Worst->Max) + " (" +
@@ -727,7 +738,7 @@ int runDatasetJudge(const Args &A) {
         << fmt("%.1f", CountOffFactor) << "x |\n|---|---|---:|---:|---:|---:|---:|\n";
       for (const CountCheck &C : Counts)
         F << "| " << C.Kernel << " | " << C.Quantity << " | " << C.N << " | "
-          << fmt("%.3f", std::exp(C.LogSum / C.N)) << " | "
+          << fmt("%.3f", C.geomean()) << " | "
           << fmt("%.3f", C.Min) << " | " << fmt("%.3f", C.Max) << " | "
           << C.Off << " |\n";
     }
@@ -786,7 +797,7 @@ int runDatasetJudge(const Args &A) {
       const CountCheck &C = Counts[I];
       F << (I ? "," : "") << "{\"kernel\":" << jsonQuote(C.Kernel)
         << ",\"quantity\":" << jsonQuote(C.Quantity) << ",\"n\":" << C.N
-        << ",\"geomean\":" << jsonNumber(std::exp(C.LogSum / C.N))
+        << ",\"geomean\":" << jsonNumber(C.geomean())
         << ",\"min\":" << jsonNumber(C.Min) << ",\"min_at\":"
         << jsonQuote(C.MinAt) << ",\"max\":" << jsonNumber(C.Max)
         << ",\"max_at\":" << jsonQuote(C.MaxAt) << ",\"off\":" << C.Off
