@@ -563,6 +563,24 @@ bool parseIntType(const std::string &S, IntType &T) {
   return false;
 }
 
+/// The first control character (a byte below 0x20, or 0x7f) in \p S, or -1.
+/// Names and locations are printed one per line, so a control character
+/// (a carriage return at the end of a line, above all) would not read back
+/// as itself.
+int controlCharacter(const std::string &S) {
+  for (char C : S)
+    if ((unsigned char)C < 0x20 || (unsigned char)C == 0x7f)
+      return (unsigned char)C;
+  return -1;
+}
+
+std::string controlMessage(const char *What, int C) {
+  char Buf[96];
+  std::snprintf(Buf, sizeof Buf, "control character 0x%02x in the %s", C,
+                What);
+  return Buf;
+}
+
 bool isIdentifier(const std::string &S) {
   if (S.empty() || !(std::isalpha((unsigned char)S[0]) || S[0] == '_'))
     return false;
@@ -604,9 +622,13 @@ std::optional<KernelSpec> parseKernelSpec(const std::string &Text,
     if (Key == "kernel") {
       if (Rest.empty())
         return Fail("'kernel' needs a name");
+      if (int C = controlCharacter(Rest); C >= 0)
+        return Fail(controlMessage("kernel name", C));
       S.KernelName = Rest;
       SawKernel = true;
     } else if (Key == "loc") {
+      if (int C = controlCharacter(Rest); C >= 0)
+        return Fail(controlMessage("location", C));
       S.Location = Rest;
     } else if (Key == "param") {
       std::istringstream P(Rest);
@@ -633,6 +655,8 @@ std::optional<KernelSpec> parseKernelSpec(const std::string &Text,
            !Digits(Key.substr(Dot + 1), 65535, Offset)))
         return Fail("expected a parameter index or INDEX.OFFSET (an offset "
                     "below 65536), found '" + Key + "'");
+      if (int C = controlCharacter(Name); C >= 0)
+        return Fail(controlMessage("parameter name", C));
       ParamRef R;
       R.Index = unsigned(Index);
       R.Offset = uint32_t(Offset);

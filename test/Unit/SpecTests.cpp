@@ -163,6 +163,26 @@ TEST(SpecParser, ParsesCrLfAndBlankLines) {
   EXPECT_FALSE(S.FreeDims[2]);
 }
 
+// Names and locations are printed one per line: a control character in
+// them would not read back as itself (a kernel name ending in two carriage
+// returns lost one per round trip: a fuzzer's finding, kept as the seed
+// regress-control-character.spec).
+TEST(SpecParser, ControlCharactersInNamesAreErrors) {
+  EXPECT_EQ(parseError("klaraptor v1\nkernel fill<float>\r\r\ndata N 1\n"),
+            "spec line 2: control character 0x0d in the kernel name");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\x01\ndata N 1\n"),
+            "spec line 2: control character 0x01 in the kernel name");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nloc a.cu:1\x7f\n"),
+            "spec line 3: control character 0x7f in the location");
+  EXPECT_EQ(parseError("klaraptor v1\nkernel k\nparam 1 d\x1b.rows i32\n"),
+            "spec line 3: control character 0x1b in the parameter name");
+  // A single CR at the end of a line is a CR-LF line end, as before.
+  KernelSpec S = parseOrDie("klaraptor v1\r\nkernel k\r\nloc a.cu:2:9\r\n"
+                            "data N 5\r\nblock bx\r\ngrid 2\r\n");
+  EXPECT_EQ(S.KernelName, "k");
+  EXPECT_EQ(S.Location, "a.cu:2:9");
+}
+
 TEST(SpecParser, ListShapes) {
   KernelSpec S = parseOrDie("klaraptor v1\nkernel k\ndata N 5\nblock bx by\n"
                             "grid 1\ncandidates list 128x1x1 16x16x1\n");
