@@ -15,7 +15,9 @@
 # shape at N = 128 carried over) with the best measured time, and how well the
 # estimator ranks the shapes. With a dataset measured by the cupti backend
 # (--gpu h200, h100) it also compares the emulator's metrics at the profiled sizes
-# with CUPTI's (scripts/compare-metrics.py -> WORK/metrics.md).
+# with CUPTI's (scripts/compare-metrics.py -> WORK/metrics.md), and, where the
+# GPU's counters at judged sizes are kept (cache-metrics/), the counts the
+# fitted programs compute there with them (WORK/counts.md).
 # docs/results.md records the runs.
 #
 # Usage: scripts/real-timings.sh [OPTIONS]
@@ -192,6 +194,26 @@ if grep -q '"backend":"cupti"' "${measured[0]}" 2>/dev/null; then
     die "the metrics comparison failed (see $work/metrics.txt)"
   sed -n '1,/^$/p' "$work/metrics.txt"
   echo "real-timings: the emulator's metrics against CUPTI's: $work/metrics.md"
+fi
+# The GPU's counters at judged sizes (cache-metrics/, beside the dataset):
+# the counts the fitted programs compute there against them (docs/dataset.md,
+# "Fitted counts against measured ones").
+counted=() counted_fits=()
+for p in "${selected[@]}"; do
+  # shellcheck disable=SC2086
+  set -- $p
+  if [ -e "$data/../cache-metrics/$1.jsonl" ]; then
+    counted+=("$data/../cache-metrics/$1.jsonl")
+    counted_fits+=("$work/profile/$1.db")
+  fi
+done
+if [ ${#counted[@]} -gt 0 ]; then
+  "$kl" dataset judge --measured "${counted[@]}" --fit "${counted_fits[@]}" \
+    --label real-timings --markdown "$work/counts.md" > "$work/counts.txt" ||
+    die "the counts comparison failed (see $work/counts.txt)"
+  echo
+  sed -n '/^fitted counts against/,/^$/p' "$work/counts.txt"
+  grep '^real-timings: fitted/measured counts' "$work/counts.txt"
 fi
 echo
 echo "real-timings: done in $(( $(date +%s) - start )) s; table in $work/real-timings.md and $work/real-timings.json"
