@@ -138,10 +138,10 @@ struct CountCheck {
   /// The comparisons whose fitted count is positive: the geometric mean's.
   unsigned Positive = 0;
   double LogSum = 0, Min = INFINITY, Max = 0;
+  std::string MinAt, MaxAt; ///< "data shape" of the extremes
   double geomean() const {
     return Positive ? std::exp(LogSum / Positive) : NAN;
   }
-  std::string MinAt, MaxAt; ///< "data shape" of the extremes
 };
 
 /// A fitted count is off when it is more than this factor from the
