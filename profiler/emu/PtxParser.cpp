@@ -436,6 +436,11 @@ bool Parser::parseVarDecl(VarDecl &D, bool InParams) {
       uint64_t A;
       if (!expectInt(A))
         return false;
+      // The PTX ISA: a power of two. The loader allocates module variables
+      // with it (posix_memalign takes only powers of two).
+      if (A == 0 || (A & (A - 1)) != 0 || A > (uint64_t(1) << 16))
+        return fail(".align " + std::to_string(int64_t(A)) +
+                    " must be a power of two up to 65536");
       D.Align = unsigned(A);
       continue;
     }

@@ -163,6 +163,11 @@ TEST(FrontEnd, SyntaxErrors) {
       // the 32-bit offsets.
       {".visible .entry k()\n{\n  ret;\n}\n.visible .entry k(.param .u64 p)\n{\n  ret;\n}\n", "ptx:8: kernel 'k' is defined twice"},
       {".visible .entry k(.param .align 8 .b8 p[40000])\n{\n  ret;\n}\n", "ptx:4: the parameters of kernel 'k' take more than 32764 bytes"},
+      // An alignment that is not a power of two reached posix_memalign.
+      {".global .align 43 .b8 a[4096];\n", "ptx:4: .align 43 must be a power of two up to 65536"},
+      {".global .align 0 .b8 a[16];\n", "ptx:4: .align 0 must be a power of two up to 65536"},
+      {".visible .entry k(.param .align 3 .b8 p[8])\n{\n  ret;\n}\n", "ptx:4: .align 3 must be a power of two up to 65536"},
+      {".visible .entry k()\n{\n  .local .align 131072 .b8 a[4];\n}\n", "ptx:6: .align 131072 must be a power of two up to 65536"},
   };
   for (auto &C : Cases) {
     std::string Err;
