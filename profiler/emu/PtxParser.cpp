@@ -205,6 +205,11 @@ private:
   uint64_t FunctionRegisters = 0;
   static constexpr unsigned MaxConstExprDepth = 64;
   unsigned ConstExprDepth = 0;
+  /// Operands nest in braces, parentheses and '!' (a vector, a call's
+  /// argument list, a negated predicate): two levels in real PTX.
+  static constexpr unsigned MaxOperandDepth = 64;
+  unsigned OperandDepth = 0;
+  bool parseOperandAt(Operand &O);
   bool parseConstExpr(int64_t &V);
   bool parsePrimaryExpr(int64_t &V);
   /// `-x`, `~x` or `(x)` (parsePrimaryExpr counts the level).
@@ -795,6 +800,16 @@ bool Parser::parseAddress(Operand &O) {
 }
 
 bool Parser::parseOperand(Operand &O) {
+  if (OperandDepth >= MaxOperandDepth)
+    return fail("operand nested more than " +
+                std::to_string(MaxOperandDepth) + " levels deep");
+  ++OperandDepth;
+  bool Ok = parseOperandAt(O);
+  --OperandDepth;
+  return Ok;
+}
+
+bool Parser::parseOperandAt(Operand &O) {
   const Token &T = tok();
   if (T.is('!')) {
     next();

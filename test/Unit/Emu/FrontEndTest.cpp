@@ -175,6 +175,19 @@ TEST(FrontEnd, SyntaxErrors) {
     EXPECT_FALSE(M) << C.Body;
     EXPECT_EQ(Err, C.Error) << C.Body;
   }
+  // 100000 nested braces, parentheses or '!' in an operand (the PTX
+  // fuzzer's finding: a stack overflow): an error.
+  for (const char *Open : {"{", "(", "!"}) {
+    std::string Nested;
+    for (int I = 0; I < 100000; ++I)
+      Nested += Open;
+    std::string Err;
+    auto M = Module::load(ptxHeader() + ".visible .entry k()\n{\n  mov.u32 %r1, " +
+                              Nested + ";\n}\n",
+                          Err);
+    EXPECT_FALSE(M);
+    EXPECT_EQ(Err, "ptx:6: operand nested more than 64 levels deep") << Open;
+  }
   // 100000 nested parentheses or signs in a constant: an error, not a stack
   // overflow.
   for (const char *Open : {"(", "-", "~"}) {
