@@ -203,12 +203,22 @@ private:
   /// shared memory out with 32-bit offsets).
   static constexpr uint64_t MaxArrayElements = 1u << 28;
   uint64_t FunctionRegisters = 0;
-  static constexpr unsigned MaxConstExprDepth = 64;
-  unsigned ConstExprDepth = 0;
-  /// Operands nest in braces, parentheses and '!' (a vector, a call's
-  /// argument list, a negated predicate): two levels in real PTX.
-  static constexpr unsigned MaxOperandDepth = 64;
-  unsigned OperandDepth = 0;
+  /// How deep constant expressions and operands may nest (operands nest
+  /// in braces, parentheses and '!': two levels in real PTX); the parser
+  /// recurses once per level.
+  static constexpr unsigned MaxNesting = 64;
+  unsigned ConstExprDepth = 0, OperandDepth = 0;
+  /// \p Body one level deeper in \p Depth, or a located error naming
+  /// \p What beyond MaxNesting.
+  template <typename F> bool nested(unsigned &Depth, const char *What, F Body) {
+    if (Depth >= MaxNesting)
+      return fail(std::string(What) + " nested more than " +
+                  std::to_string(MaxNesting) + " levels deep");
+    ++Depth;
+    bool Ok = Body();
+    --Depth;
+    return Ok;
+  }
   bool parseOperandAt(Operand &O);
   bool parseConstExpr(int64_t &V);
   bool parsePrimaryExpr(int64_t &V);
@@ -231,15 +241,9 @@ private:
 } // namespace
 
 bool Parser::parsePrimaryExpr(int64_t &V) {
-  if (tok().is('-') || tok().is('~') || tok().is('(')) {
-    if (ConstExprDepth >= MaxConstExprDepth)
-      return fail("constant expression nested more than " +
-                  std::to_string(MaxConstExprDepth) + " levels deep");
-    ++ConstExprDepth;
-    bool Ok = parseNestedExpr(V);
-    --ConstExprDepth;
-    return Ok;
-  }
+  if (tok().is('-') || tok().is('~') || tok().is('('))
+    return nested(ConstExprDepth, "constant expression",
+                  [&] { return parseNestedExpr(V); });
   if (tok().Kind == TokKind::Int) {
     V = int64_t(tok().IntVal);
     next();
@@ -800,13 +804,7 @@ bool Parser::parseAddress(Operand &O) {
 }
 
 bool Parser::parseOperand(Operand &O) {
-  if (OperandDepth >= MaxOperandDepth)
-    return fail("operand nested more than " +
-                std::to_string(MaxOperandDepth) + " levels deep");
-  ++OperandDepth;
-  bool Ok = parseOperandAt(O);
-  --OperandDepth;
-  return Ok;
+  return nested(OperandDepth, "operand", [&] { return parseOperandAt(O); });
 }
 
 bool Parser::parseOperandAt(Operand &O) {
