@@ -142,6 +142,18 @@ struct CountCheck {
   double geomean() const {
     return Positive ? std::exp(LogSum / Positive) : NAN;
   }
+  /// The extreme ratio farther from 1 (in factor), and where it is.
+  bool minFarther() const {
+    return std::fabs(std::log(std::max(Min, 1e-300))) >
+           std::fabs(std::log(Max));
+  }
+  double farthest() const { return minFarther() ? Min : Max; }
+  const std::string &farthestAt() const { return minFarther() ? MinAt : MaxAt; }
+  /// How far, in factor, the farther extreme is from 1.
+  double distance() const {
+    return std::max(std::fabs(std::log(std::max(Min, 1e-300))),
+                    std::fabs(std::log(Max)));
+  }
 };
 
 /// A fitted count is off when it is more than this factor from the
@@ -486,18 +498,25 @@ int runDatasetJudge(const Args &A) {
           if (F->predictNs(M.DataTuple, Blk, P, Why) && std::isfinite(P) &&
               P >= 0)
             V->emplace_back(P, !IsRequest, Shape, Ns);
-        // The fitted counts against the sample's measured ones.
+        // The fitted counts against the sample's measured ones: the
+        // fitted quantities the sample measured (registers per thread are
+        // not a count), evaluated only when there is one.
+        std::vector<std::pair<const FittedQuantity *, double>> Counted;
+        for (const FittedQuantity &Q : Fit.Quantities) {
+          auto Ms = std::find_if(
+              T.second.Metrics.begin(), T.second.Metrics.end(),
+              [&](const auto &KV) { return KV.first == Q.Name; });
+          if (Q.Name != "registers_per_thread" &&
+              Ms != T.second.Metrics.end() && Ms->second > 0)
+            Counted.push_back({&Q, Ms->second});
+        }
         std::map<std::string, double> Fitted;
-        if (!T.second.Metrics.empty() &&
+        if (!Counted.empty() &&
             Fit.launchRecord(M.DataTuple, Blk, Fitted, Why))
-          for (const FittedQuantity &Q : Fit.Quantities) {
+          for (const auto &[QP, MeasuredValue] : Counted) {
+            const FittedQuantity &Q = *QP;
             auto F = Fitted.find(Q.Name);
-            auto Ms = std::find_if(
-                T.second.Metrics.begin(), T.second.Metrics.end(),
-                [&](const auto &KV) { return KV.first == Q.Name; });
-            if (Q.Name == "registers_per_thread" || F == Fitted.end() ||
-                Ms == T.second.Metrics.end() || !(Ms->second > 0) ||
-                !std::isfinite(F->second))
+            if (F == Fitted.end() || !std::isfinite(F->second))
               continue;
             auto C = std::find_if(Counts.begin(), Counts.end(), [&](auto &X) {
               return X.Kernel == Name && X.Quantity == Q.Name;
@@ -511,7 +530,7 @@ int runDatasetJudge(const Args &A) {
             }
             // A fitted count of 0 or less is off (and left out of the
             // geometric mean).
-            double Ratio = std::max(F->second, 0.0) / Ms->second;
+            double Ratio = std::max(F->second, 0.0) / MeasuredValue;
             std::string At = R.Data + " " + Shape;
             ++C->N;
             C->Off += !(Ratio <= CountOffFactor && Ratio >= 1 / CountOffFactor);
@@ -663,16 +682,12 @@ int runDatasetJudge(const Args &A) {
   unsigned CountN = 0, CountOff = 0, CountPositive = 0;
   double CountLog = 0;
   const CountCheck *Worst = nullptr;
-  auto Far = [](const CountCheck &C) {
-    return std::max(std::fabs(std::log(std::max(C.Min, 1e-300))),
-                    std::fabs(std::log(C.Max)));
-  };
   for (const CountCheck &C : Counts) {
     CountN += C.N;
     CountOff += C.Off;
     CountPositive += C.Positive;
     CountLog += C.LogSum;
-    if (!Worst || Far(C) > Far(*Worst))
+    if (!Worst || C.distance() > Worst->distance())
       Worst = &C;
   }
   std::vector<std::string> CountRows;
@@ -688,17 +703,14 @@ int runDatasetJudge(const Args &A) {
                     C.geomean(), C.Min, C.Max, C.Off);
       CountRows.push_back(Buf);
     }
-    const bool MinWorse = std::fabs(std::log(std::max(Worst->Min, 1e-300))) >
-                          std::fabs(std::log(Worst->Max));
     Lines.push_back(
         Label + ": fitted/measured counts geomean " +
         fmt("%.3f", CountPositive ? std::exp(CountLog / CountPositive) : NAN) +
         ", off by more than " +
         fmt("%.1f", CountOffFactor) + "x in " + std::to_string(CountOff) +
         " of " + std::to_string(CountN) + "; farthest " +
-        fmt("%.3f", MinWorse ? Worst->Min : Worst->Max) + " (" +
-        Worst->Kernel + " " + Worst->Quantity + ", " +
-        (MinWorse ? Worst->MinAt : Worst->MaxAt) + ")");
+        fmt("%.3f", Worst->farthest()) + " (" + Worst->Kernel + " " +
+        Worst->Quantity + ", " + Worst->farthestAt() + ")");
     std::printf("\nfitted counts against the measured ones (samples with "
                 "metrics; off: more than %.1fx either way):\n",
                 CountOffFactor);

@@ -170,16 +170,10 @@ std::string Runtime::explainShape(const char *Title, const Function &F,
            std::isnan(E.OtherCycles) ? "1 SM" : "2 SMs, the slower counts");
   // The bound by same-address atomics decides: the lines below describe
   // the SMs' simulation, which it overrides.
-  if (E.AtomicBoundNs > 0 && E.Ns <= E.AtomicBoundNs) {
-    const timing::TimingParams *TP = timingParams();
-    double SmNs = TP && TP->ClockGHz > 0
-                      ? E.CyclesPerWave * double(E.Waves) / TP->ClockGHz +
-                            TP->LaunchOverheadNs
-                      : NAN;
+  if (E.AtomicBoundNs > 0 && E.Ns <= E.AtomicBoundNs)
     S += "    bound by same-address atomics: " + timeText(E.AtomicBoundNs) +
-         " (the SMs' simulation below: " + timeText(SmNs) +
+         " (the SMs' simulation below: " + timeText(E.SimulatedNs) +
          "; docs/timing.md, \"Same-address atomics\")\n";
-  }
   int64_t MaxWarps = D.maxWarpsPerMultiProcessor();
   int64_t Warps = E.Occ.ActiveBlocks * E.Occ.WarpsPerBlock;
   S += fmt("    occupancy: %" PRId64 " blocks/SM, %" PRId64 " of %" PRId64

@@ -645,7 +645,8 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
     E.A.Issued = R.Issued;
   }
   E.CyclesPerWave = E.A.Cycles;
-  E.Ns = E.CyclesPerWave * double(E.Waves) / TP.ClockGHz + TP.LaunchOverheadNs;
+  E.Ns = E.SimulatedNs =
+      E.CyclesPerWave * double(E.Waves) / TP.ClockGHz + TP.LaunchOverheadNs;
   // Same-address atomics, one after another at the L2 whatever the SMs do.
   if (TP.atomicBound() && Atomics && Atomics->GlobalAtomicMaxAddressOps > 0 &&
       Atomics->BlocksExecuted > 0 && TP.ClockGHz > 0) {

@@ -160,6 +160,9 @@ struct LaunchEstimate {
   /// The launch's least time by its same-address atomics
   /// (estimateFromTrace's Atomics; 0 without it). Ns is at least this.
   double AtomicBoundNs = 0;
+  /// The time the SMs' simulation gives (waves x CyclesPerWave / clock +
+  /// launch overhead): Ns unless the atomics' bound is larger.
+  double SimulatedNs = 0;
 };
 
 /// How many blocks one SM runs in the first wave of a launch of \p Blocks

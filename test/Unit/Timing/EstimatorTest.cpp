@@ -602,6 +602,15 @@ SmWorkload unrolledWorkload(emu::Module &M, const char *Kernel,
   return P ? buildWorkload(*P, C, -1, AssemblerOrder) : SmWorkload();
 }
 
+/// Where the instruction at \p Pc issues in the first warp's order of \p W
+/// (its first occurrence; the order's length when it never does).
+ptrdiff_t issuePosition(const SmWorkload &W, uint32_t Pc) {
+  const std::vector<DynInst> &I = W.Warps.at(0).Insts;
+  return std::find_if(I.begin(), I.end(),
+                      [&](const DynInst &D) { return D.Idx == Pc; }) -
+         I.begin();
+}
+
 /// The PTX mnemonic kinds of the warp's first loop pass, in issue order:
 /// 'l' load, 'f' fma, 's' store, '.' other.
 std::string firstPass(const SmWorkload &W, uint32_t LoopStart,
@@ -651,12 +660,7 @@ TEST(AssemblerOrder, LoadsGoFirstUnlessAStoreIsInTheWay) {
   // barrier (without it as a fence the second load would go first).
   SmWorkload Fenced = unrolledWorkload(*M, "fenced", true);
   ASSERT_FALSE(Fenced.Warps.empty());
-  std::vector<uint32_t> Order;
-  for (const DynInst &D : Fenced.Warps[0].Insts)
-    Order.push_back(D.Idx);
-  auto at = [&](uint32_t Pc) {
-    return std::find(Order.begin(), Order.end(), Pc) - Order.begin();
-  };
+  auto at = [&](uint32_t Pc) { return issuePosition(Fenced, Pc); };
   EXPECT_LT(at(4), at(6));
   EXPECT_LT(at(5), at(6));
   EXPECT_LT(at(6), at(7));
@@ -665,11 +669,8 @@ TEST(AssemblerOrder, LoadsGoFirstUnlessAStoreIsInTheWay) {
   // (write after read), though a load otherwise goes first.
   SmWorkload Reused = unrolledWorkload(*M, "reused", true);
   ASSERT_FALSE(Reused.Warps.empty());
-  Order.clear();
-  for (const DynInst &D : Reused.Warps[0].Insts)
-    Order.push_back(D.Idx);
-  EXPECT_LT(at(4), at(5));
-  EXPECT_LT(at(5), at(6));
+  EXPECT_LT(issuePosition(Reused, 4), issuePosition(Reused, 5));
+  EXPECT_LT(issuePosition(Reused, 5), issuePosition(Reused, 6));
   // The switch: a parameter file's assembler_order.
   TimingParams Q;
   EXPECT_FALSE(Q.AssemblerOrder); // PTX order unless asked
