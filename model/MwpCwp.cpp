@@ -167,3 +167,12 @@ extern "C" double klaraptor_mwp_cwp_ns(const klaraptor_mwp_cwp_inputs *In,
                                        const klaraptor_mwp_cwp_hw *HW) {
   return klaraptor::model::cyclesToNs(klaraptor_mwp_cwp_cycles(In, HW), HW);
 }
+
+extern "C" double klaraptor_dispatch_bound_ns(const klaraptor_mwp_cwp_inputs *In,
+                                              const klaraptor_mwp_cwp_hw *HW) {
+  if (!In || !HW || !(HW->block_launch_cycles > 0) || !(In->blocks > 0) ||
+      !(HW->active_sms > 0) || !(HW->freq_ghz > 0))
+    return 0;
+  double SMs = std::min(HW->active_sms, std::ceil(In->blocks));
+  return std::ceil(In->blocks / SMs) * HW->block_launch_cycles / HW->freq_ghz;
+}

@@ -63,6 +63,14 @@ bool hardwareParamsFromProfile(const devices::DeviceProfile &P,
   W.shared_per_block_optin = P.SharedMemPerBlockOptin;
   W.reserved_shared_per_block = P.ReservedSharedMemPerBlock;
   W.shared_alloc_unit = P.SharedMemAllocUnitSize;
+  // Not measured (absent or 0): no dispatch bound. A negative or non-finite
+  // value is the profile loader's error to report; here it is no bound.
+  auto BlockLaunch = P.Timing.find("block_launch_cycles");
+  W.block_launch_cycles =
+      BlockLaunch != P.Timing.end() && std::isfinite(BlockLaunch->second) &&
+              BlockLaunch->second > 0
+          ? BlockLaunch->second
+          : 0;
   return true;
 }
 

@@ -517,6 +517,9 @@ bool KernelFit::predictNs(const profiledb::DataTuple &Data,
     if (Floor > Ns)
       Ns = Floor;
   }
+  // An SM starts a block only every block_launch_cycles: the busiest SM's
+  // blocks bound the launch from below (the emitted C does the same).
+  Ns = std::max(Ns, klaraptor_dispatch_bound_ns(&In, &Hw));
   return true;
 }
 
@@ -646,6 +649,9 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
   I("shared_per_block_optin", H.shared_per_block_optin);
   I("reserved_shared_per_block", H.reserved_shared_per_block);
   I("shared_alloc_unit", H.shared_alloc_unit);
+  // Only when measured: a profile without it emits the program as before.
+  if (H.block_launch_cycles > 0)
+    D("block_launch_cycles", H.block_launch_cycles);
   S += "};\n\n";
 
   // predict: variables, quantities, the rule, the model.
@@ -794,19 +800,28 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
       hw.shared_per_block = (int64_t)kfit_dev->shared_mem_per_block;
   }
   )C";
-  if (boundsByAtomics()) {
-    size_t Hot = atomicQuantity();
-    S += "{\n    /* Atomics on one global address are performed one after "
-         "another at the L2:\n     * at least q[" +
-         std::to_string(Hot) + "] of them, " + hexDouble(AtomicSameAddressCycles) +
-         " cycles apart (the device\n     * profile's "
-         "timing.atomic_same_address_cycles). */\n"
-         "    double t = " + std::string(FM->CFunction) +
-         "(&in, &hw);\n"
-         "    double bound = q[" + std::to_string(Hot) + "] * " +
-         hexDouble(AtomicSameAddressCycles) +
-         " / hw.freq_ghz;\n"
-         "    return bound > t ? bound : t;\n  }\n}\n\n";
+  if (boundsByAtomics() || Hw.block_launch_cycles > 0) {
+    S += "{\n    double t = " + std::string(FM->CFunction) + "(&in, &hw);\n";
+    if (boundsByAtomics()) {
+      size_t Hot = atomicQuantity();
+      S += "    /* Atomics on one global address are performed one after "
+           "another at the L2:\n     * at least q[" +
+           std::to_string(Hot) + "] of them, " +
+           hexDouble(AtomicSameAddressCycles) +
+           " cycles apart (the device\n     * profile's "
+           "timing.atomic_same_address_cycles). */\n"
+           "    double bound = q[" + std::to_string(Hot) + "] * " +
+           hexDouble(AtomicSameAddressCycles) +
+           " / hw.freq_ghz;\n"
+           "    if (bound > t)\n      t = bound;\n";
+    }
+    if (Hw.block_launch_cycles > 0)
+      S += "    /* An SM starts a block only every "
+           "hw.block_launch_cycles (the device\n     * profile's "
+           "timing.block_launch_cycles): the busiest SM's blocks bound\n"
+           "     * the launch from below. */\n"
+           "    t = fmax(t, klaraptor_dispatch_bound_ns(&in, &hw));\n";
+    S += "    return t;\n  }\n}\n\n";
   } else {
     S += "return " + std::string(FM->CFunction) + "(&in, &hw);\n}\n\n";
   }

@@ -12,10 +12,13 @@ the carried shape (the best measured at the largest profiled size), the
 estimate's pick (the least estimate, the requested shape on a tie), Spearman's
 rank correlation of estimated and measured times and their geometric mean
 ratio; then the summary lines, which must match the printed ones digit for
-digit. Only the rational programs' picks (both models' and top-k) are taken
-as given (they come from the fit), but their times and ratios are checked,
-and top-k is never worse than the model's own pick. Prints how many launches and values
-were checked; exits 1 naming the first difference.
+digit. The rational programs' predictions are taken as given (they come from
+the fit), from the per-shape `predictions` list, which must hold every
+measured shape with its measured time and estimate, and fitted counts with
+the measured grid's blocks; both models' picks and top-k are recomputed from
+those predictions by the runtime's rule (the margin) and their times and
+ratios checked. Prints how many launches and values were checked; exits 1
+naming the first difference.
 """
 import argparse
 import json
@@ -91,12 +94,14 @@ def read_measured(paths):
     """(kernel, data json) -> {program, size, requested, shapes{shape: ns}}"""
     out = {}
     for p in paths:
-        runs, kernels, program = [], [], None
+        runs, kernels, program, grids = [], [], None, False
         for line in open(p):
             j = json.loads(line)
             t = j["type"]
             if t == "header":
                 program = j["program"]
+                # A CSV import has times only: its grids are not the launches'.
+                grids = j["backend"] != "csv"
             elif t == "run":
                 runs.append(j)
             elif t == "kernel":
@@ -107,10 +112,13 @@ def read_measured(paths):
                 key = (kernels[j["kernel"] - 1],
                        json.dumps(j["data"], sort_keys=True, separators=(",", ":")))
                 cur = out[key] = {"program": program, "size": size,
-                                  "requested": shape(j["block"]), "shapes": {}}
+                                  "requested": shape(j["block"]), "shapes": {},
+                                  "blocks": {}}
             elif t == "sample":
                 if j["status"] == "ok" and j["time_ns"] is not None and j["time_ns"] > 0:
                     cur["shapes"][shape(j["block"])] = j["time_ns"]
+                    if grids:
+                        cur["blocks"][shape(j["block"])] = math.prod(j["grid"])
     return out
 
 
@@ -204,6 +212,34 @@ def main():
         for key in ("model", "other_model", "top%d" % judged["top_k"]):
             if r["picks"][key]["shape"] not in shapes:
                 fail(what + " " + key + " pick is not a measured shape")
+        # Every measured shape with its measured time, estimate and the
+        # fitted counts (blocks: the measured grid's); the picks from the
+        # predictions by the runtime's rule.
+        preds = {p["shape"]: p for p in r["predictions"]}
+        same(sorted(preds), sorted(shapes), what + " predicted shapes")
+        for sh, p in preds.items():
+            close(p["measured_ns"], shapes[sh], what + " " + sh + " measured")
+            close(p["estimate_ns"], est.get(sh), what + " " + sh + " estimate")
+            if p["fitted"] and sh in m["blocks"]:
+                close(p["fitted"]["blocks_launched"], m["blocks"][sh],
+                      what + " " + sh + " fitted blocks")
+        for key, col in (("model", "model_ns"), ("other_model", "other_model_ns")):
+            ranked = sorted((p[col], p["shape"] != m["requested"], p["shape"])
+                            for p in preds.values() if p[col] is not None)
+            if not ranked:
+                same(r["picks"][key]["shape"], None, what + " " + key + " no pick")
+                continue
+            own = [x for x in ranked if not x[1]]
+            pick = ranked[0]
+            if own and not ranked[0][0] < own[0][0] * (1 - judged["margin"]):
+                pick = own[0]
+                ranked.remove(pick)
+                ranked.insert(0, pick)
+            same(r["picks"][key]["shape"], pick[2], what + " " + key + " pick")
+            if key == "model":
+                top = min(ranked[:judged["top_k"]], key=lambda x: shapes[x[2]])
+                close(r["picks"]["top%d" % judged["top_k"]]["ns"], shapes[top[2]],
+                      what + " top-k")
         # top-k ranks the model's own pick first: never worse than it.
         same(r["picks"]["top%d" % judged["top_k"]]["ns"] <= r["picks"]["model"]["ns"],
              True, what + " top-k no worse than the model's pick")

@@ -173,6 +173,17 @@ struct JudgedLaunch {
   /// The estimator against the hardware over the shapes that have both.
   unsigned Estimated = 0;
   double Spearman = NAN, EstOverMeasured = NAN;
+  /// Every measured shape with what each method predicted for it (NAN:
+  /// no prediction): the JSON's `predictions`, for seeing why a method
+  /// picked what it did.
+  struct ShapePrediction {
+    std::string Shape;
+    double MeasuredNs = NAN, ModelNs = NAN, OtherNs = NAN, EstimateNs = NAN;
+    /// The fitted record the models' inputs come from
+    /// (KernelFit::launchRecord); empty when it cannot be evaluated.
+    std::map<std::string, double> Fitted;
+  };
+  std::vector<ShapePrediction> Predictions;
 };
 
 struct Summary {
@@ -492,12 +503,18 @@ int runDatasetJudge(const Args &A) {
                            uint32_t(T.second.Block[2])};
         double P;
         std::string Why;
+        JudgedLaunch::ShapePrediction &SP = R.Predictions.emplace_back();
+        SP.Shape = Shape;
+        SP.MeasuredNs = Ns;
         // Only finite, non-negative predictions count (as in the runtime).
-        for (auto [F, V] : {std::make_pair(&Fit, &Ranked),
-                            std::make_pair(&OtherFit, &RankedOther)})
+        for (auto [F, V, Out] :
+             {std::make_tuple(&Fit, &Ranked, &SP.ModelNs),
+              std::make_tuple(&OtherFit, &RankedOther, &SP.OtherNs)})
           if (F->predictNs(M.DataTuple, Blk, P, Why) && std::isfinite(P) &&
-              P >= 0)
+              P >= 0) {
             V->emplace_back(P, !IsRequest, Shape, Ns);
+            *Out = P;
+          }
         // The fitted counts against the sample's measured ones: the
         // fitted quantities the sample measured (registers per thread are
         // not a count), evaluated only when there is one.
@@ -510,9 +527,9 @@ int runDatasetJudge(const Args &A) {
               Ms != T.second.Metrics.end() && Ms->second > 0)
             Counted.push_back({&Q, Ms->second});
         }
-        std::map<std::string, double> Fitted;
-        if (!Counted.empty() &&
-            Fit.launchRecord(M.DataTuple, Blk, Fitted, Why))
+        std::map<std::string, double> &Fitted = SP.Fitted;
+        if (Fit.launchRecord(M.DataTuple, Blk, Fitted, Why) &&
+            !Counted.empty())
           for (const auto &[QP, MeasuredValue] : Counted) {
             const FittedQuantity &Q = *QP;
             auto F = Fitted.find(Q.Name);
@@ -550,6 +567,7 @@ int runDatasetJudge(const Args &A) {
         if (EIt != Estimates.end()) {
           auto E = EIt->second.find(Shape);
           if (E != EIt->second.end()) {
+            SP.EstimateNs = E->second;
             Est.push_back(E->second);
             Meas.push_back(Ns);
             if (!(E->second >= BestEst) ||
@@ -792,7 +810,23 @@ int runDatasetJudge(const Args &A) {
       F << "},\"estimated_shapes\":" << R.Estimated
         << ",\"estimator_spearman\":" << jsonNumber(R.Spearman)
         << ",\"estimated_over_measured\":" << jsonNumber(R.EstOverMeasured)
-        << "}";
+        << ",\"predictions\":[";
+      for (size_t K = 0; K < R.Predictions.size(); ++K) {
+        const auto &SP = R.Predictions[K];
+        F << (K ? "," : "") << "{\"shape\":" << jsonQuote(SP.Shape)
+          << ",\"measured_ns\":" << jsonNumber(SP.MeasuredNs)
+          << ",\"model_ns\":" << jsonNumber(SP.ModelNs)
+          << ",\"other_model_ns\":" << jsonNumber(SP.OtherNs)
+          << ",\"estimate_ns\":" << jsonNumber(SP.EstimateNs)
+          << ",\"fitted\":{";
+        bool First = true;
+        for (const auto &[Key, V] : SP.Fitted) {
+          F << (First ? "" : ",") << jsonQuote(Key) << ":" << jsonNumber(V);
+          First = false;
+        }
+        F << "}}";
+      }
+      F << "]}";
     }
     F << "\n],\"summary\":{";
     for (int M = 0; M < NumMethods; ++M)

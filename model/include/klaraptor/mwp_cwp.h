@@ -53,6 +53,12 @@ typedef struct klaraptor_mwp_cwp_hw {
   int64_t sm_sub_partitions, shared_per_sm, shared_per_block;
   int64_t shared_per_block_optin, reserved_shared_per_block;
   int64_t shared_alloc_unit;
+  /** SM cycles between two blocks an SM starts (the block scheduler's
+   *  rate; the profile's timing.block_launch_cycles). Not an input of the
+   *  models: the rational programs bound a launch's time from below by the
+   *  busiest SM's blocks times this (docs/models.md, "The block-dispatch
+   *  bound"). 0: not measured, no bound. */
+  double block_launch_cycles;
 } klaraptor_mwp_cwp_hw;
 
 /** Every intermediate term of one evaluation. */
@@ -107,6 +113,14 @@ double klaraptor_waves_evaluate(const klaraptor_mwp_cwp_inputs *in,
 /** Predicted nanoseconds of the wave model: cycles / freq_ghz. */
 double klaraptor_waves_ns(const klaraptor_mwp_cwp_inputs *in,
                           const klaraptor_mwp_cwp_hw *hw);
+
+/** The block-dispatch bound (docs/models.md): an SM starts a block only
+ *  every hw->block_launch_cycles, so the launch lasts at least the busiest
+ *  SM's blocks, ceil(blocks / min(active_sms, blocks)), times that, in ns.
+ *  0 when block_launch_cycles <= 0 (not measured), the grid is empty or
+ *  there is no clock or SM. */
+double klaraptor_dispatch_bound_ns(const klaraptor_mwp_cwp_inputs *in,
+                                   const klaraptor_mwp_cwp_hw *hw);
 
 /** Fills *hw from the device profile `name_or_path` (a built-in name such as
  *  "h100-sxm", a .device file, or NULL/"" for the default). Returns 0 on

@@ -225,6 +225,36 @@ TEST_F(KernelFitTest, SameAddressAtomicsBoundThePrediction) {
   EXPECT_EQ(Bounded, Plain);
 }
 
+// With the device's block-dispatch rate, a prediction is at least the
+// busiest SM's blocks times it (docs/models.md, "The block-dispatch
+// bound"); without it (every shipped profile) the program has no bound.
+TEST_F(KernelFitTest, BlockDispatchBoundsThePrediction) {
+  EXPECT_EQ(Fit.Hw.block_launch_cycles, 0); // h100-sxm: not measured
+  EXPECT_EQ(Fit.emitC().find("klaraptor_dispatch_bound_ns"), std::string::npos);
+  profiledb::DataTuple Data = {{"R", 4096}, {"C", 4096}};
+  uint32_t Block[3] = {32, 4, 1};
+  double Plain, Bounded;
+  std::string Why;
+  ASSERT_TRUE(Fit.predictNs(Data, Block, Plain, Why)) << Why;
+
+  KernelFit Dispatch = Fit;
+  Dispatch.Hw.block_launch_cycles = 1e6;
+  ASSERT_TRUE(Dispatch.predictNs(Data, Block, Bounded, Why)) << Why;
+  // 128 x 1024 blocks on 132 SMs: 993 on the busiest.
+  double Bound = std::ceil(128.0 * 1024 / 132) * 1e6 / Fit.Hw.freq_ghz;
+  ASSERT_GT(Bound, Plain);
+  EXPECT_NEAR(Bounded, Bound, 1e-12 * Bound);
+  std::string C = Dispatch.emitC();
+  EXPECT_NE(C.find("klaraptor_dispatch_bound_ns(&in, &hw)"), std::string::npos);
+  EXPECT_NE(C.find(".block_launch_cycles = 0x1.e848p+19,"), std::string::npos);
+  EXPECT_NE(Dispatch.modelName(), Fit.modelName());
+
+  // A small rate leaves the prediction alone.
+  Dispatch.Hw.block_launch_cycles = 1e-9;
+  ASSERT_TRUE(Dispatch.predictNs(Data, Block, Bounded, Why)) << Why;
+  EXPECT_EQ(Bounded, Plain);
+}
+
 TEST_F(KernelFitTest, RefusesWhatItCannotPredict) {
   double Ns;
   std::string Why;

@@ -472,3 +472,46 @@ TEST(CApi, CallableFromC) {
 }
 
 } // namespace
+
+//===-- The block-dispatch bound -------------------------------------------===//
+
+TEST(DispatchBound, BusiestSmBlocksTimesTheRate) {
+  klaraptor_mwp_cwp_hw W = wavesHw(); // 4 SMs
+  W.freq_ghz = 2;
+  klaraptor_mwp_cwp_inputs I = in(100, 4, 2, 3, 13);
+  // Not measured: no bound.
+  EXPECT_EQ(klaraptor_dispatch_bound_ns(&I, &W), 0);
+  // 13 blocks on 4 SMs: the busiest starts ceil(13 / 4) = 4 of them, 150
+  // cycles apart: 600 cycles, 300 ns at 2 GHz.
+  W.block_launch_cycles = 150;
+  EXPECT_DOUBLE_EQ(klaraptor_dispatch_bound_ns(&I, &W), 300);
+  // 3 blocks occupy 3 SMs: one block each.
+  I.blocks = 3;
+  EXPECT_DOUBLE_EQ(klaraptor_dispatch_bound_ns(&I, &W), 75);
+  // Guards: an empty grid, no clock, no SMs, no inputs.
+  I.blocks = 0;
+  EXPECT_EQ(klaraptor_dispatch_bound_ns(&I, &W), 0);
+  I.blocks = 13;
+  W.freq_ghz = 0;
+  EXPECT_EQ(klaraptor_dispatch_bound_ns(&I, &W), 0);
+  W.freq_ghz = 2;
+  W.active_sms = 0;
+  EXPECT_EQ(klaraptor_dispatch_bound_ns(&I, &W), 0);
+  EXPECT_EQ(klaraptor_dispatch_bound_ns(nullptr, &W), 0);
+  EXPECT_EQ(klaraptor_dispatch_bound_ns(&I, nullptr), 0);
+  W.active_sms = 4;
+  W.block_launch_cycles = -5;
+  EXPECT_EQ(klaraptor_dispatch_bound_ns(&I, &W), 0);
+}
+
+TEST(DispatchBound, ReadFromTheProfile) {
+  klaraptor::model::HardwareParams H;
+  std::string Error;
+  ASSERT_TRUE(klaraptor::model::loadHardwareParams("h200", H, Error)) << Error;
+  EXPECT_EQ(H.Mwp.block_launch_cycles, 0); // shipped: not measured
+  klaraptor::devices::DeviceProfile P = H.Profile;
+  P.Timing["block_launch_cycles"] = 158;
+  ASSERT_TRUE(klaraptor::model::hardwareParamsFromProfile(P, H, Error))
+      << Error;
+  EXPECT_EQ(H.Mwp.block_launch_cycles, 158);
+}

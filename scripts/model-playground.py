@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Try a candidate performance model on judged launches without refitting.
+
+`klaraptor dataset judge --json FILE` records, for every judged launch, every
+measured shape with its measured time, both models' predictions and the
+fitted counts the models' inputs come from (docs/dataset.md). This script
+picks a shape per launch with each model below, by the runtime's rule (the
+least prediction; the requested shape unless a shape is predicted faster by
+more than the margin), and prints best/chosen as the judge does:
+
+  LABEL: MODEL best/chosen geomean G worst W (KERNEL N SHAPE) over K launches
+
+Models:
+  mwp-cwp, waves   the predictions recorded in the JSON (the judge's own)
+  roofline         the busiest SM's time as the largest of four bounds, from
+                   the fitted counts and the device profile (docs/models.md,
+                   "Measured and not taken"): issue (warp instructions x
+                   mwp.issue_cycles), DRAM bandwidth (sectors x
+                   timing.dram.gap), latency (each warp's requests one after
+                   another at timing.dram.latency, the resident warps
+                   overlapping) and block dispatch (blocks x
+                   timing.block_launch_cycles)
+  +dispatch        each of the above with the block-dispatch bound
+                   (klaraptor_dispatch_bound_ns) applied on top
+
+Usage: scripts/model-playground.py --device PROFILE [--block-launch-cycles C]
+           [--margin X] [--label TEXT] JUDGE.json...
+
+PROFILE is a .device file (profiler/devices/, or a probed one); its
+timing.block_launch_cycles is used unless --block-launch-cycles is given.
+These are exploration figures: a model is chosen on the real-timings judge
+of every GPU, never on one kernel (docs/models.md).
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+
+def device_keys(path, seen=()):
+    """key = value lines of a .device file; `inherit = NAME` reads NAME.device
+    beside it first (the built-in profiles of profiler/devices/)."""
+    if path in seen:
+        sys.exit(f'model-playground: error: {path}: inherit loops')
+    keys = {}
+    try:
+        with open(path) as f:
+            lines = f.readlines()
+    except OSError as e:
+        sys.exit(f'model-playground: error: {e}')
+    for line in lines:
+        line = line.split('#', 1)[0].strip()
+        if '=' not in line:
+            continue
+        k, v = (x.strip() for x in line.split('=', 1))
+        keys[k] = v
+    if 'inherit' in keys:
+        parent = os.path.join(os.path.dirname(path), keys.pop('inherit') + '.device')
+        keys = {**device_keys(parent, seen + (path,)), **keys}
+    return keys
+
+
+def read_device(path):
+    keys = device_keys(path)
+    need = ['multiProcessorCount', 'clockRate', 'maxThreadsPerMultiProcessor',
+            'maxBlocksPerMultiProcessor', 'regsPerMultiprocessor',
+            'timing.dram.gap', 'timing.dram.latency', 'mwp.issue_cycles']
+    missing = [k for k in need if k not in keys]
+    if missing:
+        sys.exit(f"model-playground: error: {path} lacks {', '.join(missing)}")
+    num = lambda k: float(keys[k].split()[0])
+    return {
+        'sms': num('multiProcessorCount'),
+        'ghz': num('clockRate') / 1e6,
+        'threads': num('maxThreadsPerMultiProcessor'),
+        'blocks': num('maxBlocksPerMultiProcessor'),
+        'regs': num('regsPerMultiprocessor'),
+        'reg_unit': num('regAllocUnitSize') if 'regAllocUnitSize' in keys else 256,
+        'dram_gap': num('timing.dram.gap'),
+        'dram_latency': num('timing.dram.latency'),
+        'issue': num('mwp.issue_cycles'),
+        'block_launch': num('timing.block_launch_cycles')
+        if 'timing.block_launch_cycles' in keys else 0.0,
+    }
+
+
+def resident_blocks(dev, threads, regs):
+    """Blocks per SM by threads, the block limit and registers."""
+    warps = math.ceil(threads / 32)
+    if warps * 32 > dev['threads']:
+        return 0
+    a = min(dev['blocks'], dev['threads'] // (warps * 32))
+    if regs > 0:
+        per_warp = math.ceil(regs * 32 / dev['reg_unit']) * dev['reg_unit']
+        a = min(a, dev['regs'] // (per_warp * warps))
+    return a
+
+
+def busiest_blocks(dev, blocks):
+    return math.ceil(blocks / min(dev['sms'], blocks))
+
+
+def dispatch_ns(dev, fitted):
+    blocks = fitted.get('blocks_launched', 0)
+    if not (dev['block_launch'] > 0 and blocks > 0):
+        return 0.0
+    return busiest_blocks(dev, blocks) * dev['block_launch'] / dev['ghz']
+
+
+def roofline_ns(dev, fitted):
+    blocks = fitted.get('blocks_launched', 0)
+    threads = fitted.get('threads_per_block', 0)
+    if not (blocks > 0 and threads > 0):
+        return None
+    resident = resident_blocks(dev, threads, fitted.get('registers_per_thread', 0))
+    if resident <= 0:
+        return math.inf
+    warps = math.ceil(threads / 32)
+    busy = busiest_blocks(dev, blocks)
+    per_block = lambda *keys: sum(fitted.get(k, 0) for k in keys) / blocks
+    requests = per_block('global_load_requests', 'global_store_requests',
+                         'global_atomic_requests')
+    sectors = per_block('global_load_sectors', 'global_store_sectors',
+                        'global_atomic_sectors')
+    issue = busy * per_block('inst_executed') * dev['issue']
+    bandwidth = busy * sectors * dev['dram_gap']
+    latency = busy / resident * (requests / warps) * dev['dram_latency']
+    dispatch = busy * dev['block_launch']
+    return max(issue, bandwidth, latency, dispatch) / dev['ghz']
+
+
+def judge(launches, predict, margin):
+    logs, worst = [], (math.inf, '')
+    for launch in launches:
+        shapes = launch.get('predictions', [])
+        if not shapes:
+            continue
+        best = min(s['measured_ns'] for s in shapes)
+        requested = launch['picks']['requested']['shape']
+        ranked = []
+        for s in shapes:
+            t = predict(s)
+            if t is None or not (t >= 0):
+                continue
+            ranked.append((t, s['shape'] != requested, s['shape'], s['measured_ns']))
+        if not ranked:
+            continue
+        ranked.sort()
+        pick = ranked[0]
+        own = [r for r in ranked if not r[1]]
+        if own and not ranked[0][0] < own[0][0] * (1 - margin):
+            pick = own[0]
+        ratio = best / pick[3]
+        logs.append(math.log(ratio))
+        if ratio < worst[0]:
+            worst = (ratio, f"{launch['kernel']} {launch['data']} {pick[2]}")
+    if not logs:
+        return None
+    return math.exp(sum(logs) / len(logs)), worst, len(logs)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--device', required=True)
+    ap.add_argument('--block-launch-cycles', type=float)
+    ap.add_argument('--margin', type=float, default=0.02)
+    ap.add_argument('--label', default='playground')
+    ap.add_argument('json', nargs='+')
+    args = ap.parse_args()
+    dev = read_device(args.device)
+    if args.block_launch_cycles is not None:
+        if not (args.block_launch_cycles >= 0):
+            sys.exit('model-playground: error: --block-launch-cycles must be >= 0')
+        dev['block_launch'] = args.block_launch_cycles
+    launches = []
+    for path in args.json:
+        try:
+            with open(path) as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            sys.exit(f'model-playground: error: {path}: {e}')
+        if not any('predictions' in l for l in data.get('launches', [])):
+            sys.exit(f'model-playground: error: {path} has no per-shape predictions '
+                     '(written by an older klaraptor dataset judge?)')
+        launches += data['launches']
+
+    def recorded(key):
+        return lambda s: s.get(key)
+
+    def floored(f):
+        def g(s):
+            t = f(s)
+            return None if t is None else max(t, dispatch_ns(dev, s['fitted']))
+        return g
+
+    roof = lambda s: roofline_ns(dev, s['fitted']) if s.get('fitted') else None
+    models = [('mwp-cwp', recorded('model_ns')), ('waves', recorded('other_model_ns')),
+              ('roofline', roof),
+              ('mwp-cwp+dispatch', floored(recorded('model_ns'))),
+              ('waves+dispatch', floored(recorded('other_model_ns')))]
+    print(f"{args.label}: device {args.device}, block_launch_cycles "
+          f"{dev['block_launch']:g}, margin {args.margin:g}")
+    for name, predict in models:
+        r = judge(launches, predict, args.margin)
+        if r is None:
+            print(f'{args.label}: {name} best/chosen: no launch judged')
+            continue
+        g, (w, where), n = r
+        print(f'{args.label}: {name} best/chosen geomean {g:.3f} worst {w:.3f} '
+              f'({where}) over {n} launches')
+
+
+if __name__ == '__main__':
+    main()
