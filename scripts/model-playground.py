@@ -13,14 +13,18 @@ more than the margin), and prints best/chosen as the judge does:
 Models:
   mwp-cwp, waves   the predictions recorded in the JSON (the judge's own)
   roofline         the busiest SM's time as the largest of four bounds, from
-                   the fitted counts and the device profile (docs/models.md,
-                   "Measured and not taken"): issue (warp instructions x
-                   mwp.issue_cycles), DRAM bandwidth (sectors x
-                   timing.dram.gap), latency (each warp's requests one after
-                   another at timing.dram.latency, the resident warps
+                   the fitted counts and the device profile: issue (warp
+                   instructions x mwp.issue_cycles), DRAM bandwidth (sectors
+                   x timing.dram.gap), latency (each warp's requests one
+                   after another at timing.dram.latency, the resident warps
                    overlapping) and block dispatch (blocks x
                    timing.block_launch_cycles)
-  +dispatch        each of the above with the block-dispatch bound
+  roofline-active  the same, with only the warps that have a thread inside
+                   the data overlapping their requests (`active_warps` of the
+                   JSON: idle warps exit at once and hide no latency); the
+                   roofline of docs/models.md
+  mwp-cwp+dispatch, waves+dispatch
+                   the recorded predictions with the block-dispatch bound
                    (klaraptor_dispatch_bound_ns) applied on top
 
 Usage: scripts/model-playground.py --device PROFILE [--block-launch-cycles C]
@@ -108,7 +112,7 @@ def dispatch_ns(dev, fitted):
     return busiest_blocks(dev, blocks) * dev['block_launch'] / dev['ghz']
 
 
-def roofline_ns(dev, fitted):
+def roofline_ns(dev, fitted, active=False):
     blocks = fitted.get('blocks_launched', 0)
     threads = fitted.get('threads_per_block', 0)
     if not (blocks > 0 and threads > 0):
@@ -125,7 +129,12 @@ def roofline_ns(dev, fitted):
                         'global_atomic_sectors')
     issue = busy * per_block('inst_executed') * dev['issue']
     bandwidth = busy * sectors * dev['dram_gap']
-    latency = busy / resident * (requests / warps) * dev['dram_latency']
+    # The resident warps overlap their requests; with active=True only those
+    # with a thread inside the data do (idle warps exit at once).
+    overlap = warps
+    if active and fitted.get('active_warps', 0) > 0:
+        overlap = min(warps, fitted['active_warps'] / blocks)
+    latency = busy / resident * (requests / overlap) * dev['dram_latency']
     dispatch = busy * dev['block_launch']
     return max(issue, bandwidth, latency, dispatch) / dev['ghz']
 
@@ -195,8 +204,10 @@ def main():
         return g
 
     roof = lambda s: roofline_ns(dev, s['fitted']) if s.get('fitted') else None
+    roof_active = (lambda s: roofline_ns(dev, s['fitted'], active=True)
+                   if s.get('fitted') else None)
     models = [('mwp-cwp', recorded('model_ns')), ('waves', recorded('other_model_ns')),
-              ('roofline', roof),
+              ('roofline', roof), ('roofline-active', roof_active),
               ('mwp-cwp+dispatch', floored(recorded('model_ns'))),
               ('waves+dispatch', floored(recorded('other_model_ns')))]
     print(f"{args.label}: device {args.device}, block_launch_cycles "

@@ -528,8 +528,16 @@ int runDatasetJudge(const Args &A) {
             Counted.push_back({&Q, Ms->second});
         }
         std::map<std::string, double> &Fitted = SP.Fitted;
-        if (Fit.launchRecord(M.DataTuple, Blk, Fitted, Why) &&
-            !Counted.empty())
+        bool HasRecord = Fit.launchRecord(M.DataTuple, Blk, Fitted, Why);
+        // The warps with a thread inside the data, where the grid formula
+        // says where the data end (KernelFit::activeWarps).
+        std::vector<int64_t> Vars;
+        if (HasRecord && Fit.variables(M.DataTuple, Blk, Vars, Why)) {
+          double Active = Fit.activeWarps(Vars);
+          if (std::isfinite(Active))
+            Fitted["active_warps"] = Active;
+        }
+        if (HasRecord && !Counted.empty())
           for (const auto &[QP, MeasuredValue] : Counted) {
             const FittedQuantity &Q = *QP;
             auto F = Fitted.find(Q.Name);
