@@ -71,6 +71,11 @@ bool hardwareParamsFromProfile(const devices::DeviceProfile &P,
               BlockLaunch->second > 0
           ? BlockLaunch->second
           : 0;
+  auto DramGap = P.Timing.find("dram.gap");
+  W.dram_gap = DramGap != P.Timing.end() && std::isfinite(DramGap->second) &&
+                       DramGap->second > 0
+                   ? DramGap->second
+                   : 0;
   return true;
 }
 
@@ -111,6 +116,8 @@ klaraptor_mwp_cwp_inputs MwpCwpModel::toC(const Inputs &In) {
   C.regs_per_thread = In.get("regs_per_thread");
   C.shared_per_block = In.get("shared_per_block");
   C.active_blocks_per_sm = In.get("active_blocks_per_sm");
+  C.sectors_per_warp = In.get("sectors_per_warp");
+  C.active_warps_per_block = In.get("active_warps_per_block");
   return C;
 }
 
@@ -134,6 +141,19 @@ double WavesModel::predictCycles(const Inputs &In,
   return klaraptor_waves_evaluate(&C, &H.Mwp, nullptr);
 }
 
+std::vector<std::string> RooflineModel::inputs() const {
+  std::vector<std::string> Names = MwpCwpModel::inputs();
+  Names.push_back("sectors_per_warp");
+  Names.push_back("active_warps_per_block");
+  return Names;
+}
+
+double RooflineModel::predictCycles(const Inputs &In,
+                                    const HardwareParams &H) const {
+  klaraptor_mwp_cwp_inputs C = MwpCwpModel::toC(In);
+  return klaraptor_roofline_evaluate(&C, &H.Mwp, nullptr);
+}
+
 //===-- Registry -----------------------------------------------------------===//
 
 namespace {
@@ -143,6 +163,7 @@ struct Registry {
   Registry() {
     Factories["mwp-cwp"] = [] { return std::make_unique<MwpCwpModel>(); };
     Factories["waves"] = [] { return std::make_unique<WavesModel>(); };
+    Factories["roofline"] = [] { return std::make_unique<RooflineModel>(); };
   }
 };
 Registry &registry() {
@@ -232,6 +253,8 @@ Inputs inputsFromMetrics(const std::map<std::string, double> &Record,
     }
   }
   double MemReq = CoalReq + UncoalReq;
+  double Sectors = Get("global_load_sectors") + Get("global_store_sectors") +
+                   Get("global_atomic_sectors");
   double Comp = std::max(0.0, Get("inst_executed") - MemReq);
   auto PerWarp = [&](double V) { return Warps > 0 ? V / Warps : 0.0; };
   In.set("comp_insts", PerWarp(Comp));
@@ -240,6 +263,11 @@ Inputs inputsFromMetrics(const std::map<std::string, double> &Record,
   In.set("synch_insts", PerWarp(Get("inst_barrier")));
   In.set("coal_per_mw", CoalReq > 0 ? CoalTrans / CoalReq : 1);
   In.set("uncoal_per_mw", UncoalReq > 0 ? UncoalTrans / UncoalReq : 1);
+  In.set("sectors_per_warp", PerWarp(Sectors));
+  // Warps with a thread inside the data (a fitted record's `active_warps`,
+  // where the grid formula gives the data's extents); 0: unknown.
+  In.set("active_warps_per_block",
+         Has("active_warps") && Blocks > 0 ? Get("active_warps") / Blocks : 0);
   return In;
 }
 

@@ -48,11 +48,18 @@ struct FitModel {
   double (*Ns)(const klaraptor_mwp_cwp_inputs *, const klaraptor_mwp_cwp_hw *);
   const char *CFunction;
   const char *Description;
+  /// Reads sectors_per_warp, active_warps_per_block and hw.dram_gap (the
+  /// programs of the others do not set them, and stay as they were).
+  bool Sectors = false;
 };
 const FitModel FitModels[] = {
     {"mwp-cwp", klaraptor_mwp_cwp_ns, "klaraptor_mwp_cwp_ns", "MWP-CWP"},
     {"waves", klaraptor_waves_ns, "klaraptor_waves_ns",
      "the wave model (MWP-CWP per wave on the busiest SM)"},
+    {"roofline", klaraptor_roofline_ns, "klaraptor_roofline_ns",
+     "the roofline model (the busiest SM's issue, DRAM, latency and\n"
+     " * block-dispatch bounds)",
+     true},
 };
 
 /// The entry of \p Name, or null.
@@ -448,6 +455,12 @@ bool KernelFit::launchRecord(const profiledb::DataTuple &Data,
     Why = "the data extents of the grid cannot be evaluated there";
     return false;
   }
+  // The warps with a thread inside the data, where the grid formula says
+  // where the data end (the roofline's latency bound reads them).
+  if (!NeedActive && Extents[0] && Extents[1] && Extents[2])
+    Active = activeWarps(X);
+  if (Extents[0] && Extents[1] && Extents[2] && std::isfinite(Active))
+    Record["active_warps"] = Active;
   for (size_t K = 0; K < Quantities.size(); ++K) {
     const FittedQuantity &Q = Quantities[K];
     double V = Values[K];
@@ -562,6 +575,11 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
       Quantities.begin(), Quantities.end(), [](const FittedQuantity &Q) {
         return !Q.IsConstant && Q.Scale == QuantityScale::PerActiveWarp;
       });
+  // The roofline reads the active warps too, where the grid gives the
+  // data's extents (a NAN count then means: every warp).
+  bool ActiveForModel =
+      !NeedActive && FM->Sectors && Extents[0] && Extents[1] && Extents[2];
+  bool EmitActive = NeedActive || ActiveForModel;
   std::string S = emitCPreamble("klaraptor fit");
   S += "\n#include \"klaraptor/klaraptor_rt.h\"\n"
        "#include \"klaraptor/mwp_cwp.h\"\n\n";
@@ -601,7 +619,7 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
   S += emitCFunction(*Threads, P + "threads",
                      {"threads per block = " + Threads->str()}) +
        "\n";
-  if (NeedActive) {
+  if (EmitActive) {
     for (int Dm = 0; Dm < 3; ++Dm)
       S += emitCFunction(*Extents[Dm], P + "extent_" + BlockNames[Dm],
                          {std::string("the data extent along ") +
@@ -652,6 +670,8 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
   // Only when measured: a profile without it emits the program as before.
   if (H.block_launch_cycles > 0)
     D("block_launch_cycles", H.block_launch_cycles);
+  if (FM->Sectors)
+    D("dram_gap", H.dram_gap);
   S += "};\n\n";
 
   // predict: variables, quantities, the rule, the model.
@@ -669,7 +689,7 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
   S += "  double q[" + std::to_string(Quantities.size()) + "];\n";
   S += "  double blocks, threads, warps, creq = 0, ctr = 0, ureq = 0, utr = "
        "0;\n  int k;\n";
-  if (NeedActive)
+  if (EmitActive)
     S += "  double active = NAN;\n";
   S += "  (void)kfit_ctx;\n";
   S += "  if (!kfit_cand || kfit_num != " + std::to_string(DataNames.size()) +
@@ -717,7 +737,7 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
   }
   S += "    blocks = " + P + "blocks(" + Args + ");\n";
   S += "    threads = " + P + "threads(" + Args + ");\n";
-  if (NeedActive) {
+  if (EmitActive) {
     S += "    {\n      int64_t e[3], b[3];\n      double x;\n"
          "      int ok = 1;\n";
     for (int Dm = 0; Dm < 3; ++Dm) {
@@ -800,6 +820,16 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
       hw.shared_per_block = (int64_t)kfit_dev->shared_mem_per_block;
   }
   )C";
+  if (FM->Sectors) {
+    // Quantity indices in quantityNames() order: the sectors of loads,
+    // stores and atomics.
+    S += "/* The roofline reads sectors and the warps that hold data. */\n"
+         "  in.sectors_per_warp = warps > 0 ? (q[2] + q[4] + q[6]) / warps : "
+         "0.0;\n";
+    S += EmitActive ? "  in.active_warps_per_block = blocks > 0 && "
+                      "!isnan(active) ? active / blocks : 0.0;\n  "
+                    : "  in.active_warps_per_block = 0.0; /* every warp */\n  ";
+  }
   if (boundsByAtomics() || Hw.block_launch_cycles > 0) {
     S += "{\n    double t = " + std::string(FM->CFunction) + "(&in, &hw);\n";
     if (boundsByAtomics()) {

@@ -46,8 +46,10 @@ OPTIONS:
   --out DIR           where the programs go (default klaraptor-models)
   --device PROFILE    the device profile whose MWP-CWP parameters the
                       programs embed (default: the database's device)
-  --model NAME        the model the programs evaluate: mwp-cwp (the default)
-                      or waves (MWP-CWP per wave on the busiest SM)
+  --model NAME        the model the programs evaluate: mwp-cwp (the default),
+                      waves (MWP-CWP per wave on the busiest SM) or roofline
+                      (the busiest SM's issue, DRAM, latency and dispatch
+                      bounds)
   --kernel NAME       fit only this kernel (source or device name; a
                       template's name: each of its specializations; repeatable)
   --min-samples N     fewest usable samples a kernel needs (default 6)

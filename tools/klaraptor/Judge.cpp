@@ -95,7 +95,8 @@ const char *judgeUsage() {
          "(default: each\n"
          "                    database's own)\n"
          "  --model NAME      the model judged first and ranked for top-3: "
-         "mwp-cwp\n                    (default) or waves\n"
+         "mwp-cwp\n                    (default), waves or roofline (the "
+         "other one: waves\n                    for mwp-cwp, else mwp-cwp)\n"
          "  --margin X        the runtime's margin (KLARAPTOR_MARGIN; "
          "default 0.02)\n"
          "  --label TEXT      the prefix of the summary lines (default "
@@ -528,16 +529,8 @@ int runDatasetJudge(const Args &A) {
             Counted.push_back({&Q, Ms->second});
         }
         std::map<std::string, double> &Fitted = SP.Fitted;
-        bool HasRecord = Fit.launchRecord(M.DataTuple, Blk, Fitted, Why);
-        // The warps with a thread inside the data, where the grid formula
-        // says where the data end (KernelFit::activeWarps).
-        std::vector<int64_t> Vars;
-        if (HasRecord && Fit.variables(M.DataTuple, Blk, Vars, Why)) {
-          double Active = Fit.activeWarps(Vars);
-          if (std::isfinite(Active))
-            Fitted["active_warps"] = Active;
-        }
-        if (HasRecord && !Counted.empty())
+        if (Fit.launchRecord(M.DataTuple, Blk, Fitted, Why) &&
+            !Counted.empty())
           for (const auto &[QP, MeasuredValue] : Counted) {
             const FittedQuantity &Q = *QP;
             auto F = Fitted.find(Q.Name);

@@ -34,6 +34,13 @@ typedef struct klaraptor_mwp_cwp_inputs {
   /** Resident blocks per SM when > 0 (e.g. a measured value); otherwise the
    *  occupancy calculation on the hardware's limits decides. */
   double active_blocks_per_sm;
+  /* Read by the roofline model only (MWP-CWP and the wave model ignore
+   * them): */
+  /** global load, store and atomic sectors per warp */
+  double sectors_per_warp;
+  /** warps with a thread inside the data per block (average); 0: unknown,
+   *  every warp */
+  double active_warps_per_block;
 } klaraptor_mwp_cwp_inputs;
 
 /** Hardware parameters: the model's own and the occupancy limits. */
@@ -59,6 +66,9 @@ typedef struct klaraptor_mwp_cwp_hw {
    *  busiest SM's blocks times this (docs/models.md, "The block-dispatch
    *  bound"). 0: not measured, no bound. */
   double block_launch_cycles;
+  /** SM cycles per 32-byte DRAM sector at the SM's share of the bandwidth
+   *  (the profile's timing.dram.gap); read by the roofline model only. */
+  double dram_gap;
 } klaraptor_mwp_cwp_hw;
 
 /** Every intermediate term of one evaluation. */
@@ -113,6 +123,34 @@ double klaraptor_waves_evaluate(const klaraptor_mwp_cwp_inputs *in,
 /** Predicted nanoseconds of the wave model: cycles / freq_ghz. */
 double klaraptor_waves_ns(const klaraptor_mwp_cwp_inputs *in,
                           const klaraptor_mwp_cwp_hw *hw);
+
+/** Terms of one evaluation of the roofline model ("roofline",
+ *  docs/models.md): the busiest SM's time is the largest of four bounds. */
+typedef struct klaraptor_roofline_terms {
+  double active_sms;           /**< min(SMs, blocks) */
+  double active_blocks_per_sm; /**< resident blocks per SM (occupancy) */
+  double busiest_sm_blocks;    /**< ceil(blocks / active_sms) */
+  double issue_cycles;    /**< warp instructions x hw issue_cycles */
+  double dram_cycles;     /**< sectors x hw dram_gap */
+  double latency_cycles;  /**< requests one after another per active warp at
+                               hw mem_ld, the resident active warps at once */
+  double dispatch_cycles; /**< blocks x hw block_launch_cycles */
+  double cycles;          /**< the largest of the four */
+  /** 1 issue, 2 DRAM bandwidth, 3 latency, 4 block dispatch: the bound that
+   *  decided; 0 for a guarded case (empty grid, block not resident). */
+  int bound;
+} klaraptor_roofline_terms;
+
+/** Predicted cycles of the busiest SM under the roofline model; fills
+ *  *terms when not null. 0 for an empty grid, +infinity for a block that
+ *  cannot be resident (the guards of klaraptor_mwp_cwp_evaluate). */
+double klaraptor_roofline_evaluate(const klaraptor_mwp_cwp_inputs *in,
+                                   const klaraptor_mwp_cwp_hw *hw,
+                                   klaraptor_roofline_terms *terms);
+
+/** Predicted nanoseconds of the roofline model: cycles / freq_ghz. */
+double klaraptor_roofline_ns(const klaraptor_mwp_cwp_inputs *in,
+                             const klaraptor_mwp_cwp_hw *hw);
 
 /** The block-dispatch bound (docs/models.md): an SM starts a block only
  *  every hw->block_launch_cycles, so the launch lasts at least the busiest

@@ -46,7 +46,7 @@ def main():
         problems = []
         if d["source"] != "model":
             problems.append("source %s" % d["source"])
-        if not re.fullmatch(r"(mwp-cwp|waves)/[0-9a-f]{16}", d.get("model", "")):
+        if not re.fullmatch(r"(mwp-cwp|waves|roofline)/[0-9a-f]{16}", d.get("model", "")):
             problems.append("model name %r" % d.get("model"))
         if d.get("model") != models.get(k):
             problems.append("model %r, the report says %r" %

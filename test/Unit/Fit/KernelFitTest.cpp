@@ -182,6 +182,51 @@ TEST_F(KernelFitTest, PredictsMwpCwpOfTheKnownInputs) {
   }
 }
 
+// The roofline model's inputs: the sectors per warp (loads R*C/8 and
+// atomics 8*C over the warps) and the warps that hold data per block (the
+// grid gives the extents C and R); its prediction is klaraptor_roofline_ns
+// of them.
+TEST_F(KernelFitTest, RooflineReadsSectorsAndActiveWarps) {
+  KernelFit Roof = Fit;
+  Roof.Model = "roofline";
+  EXPECT_EQ(Roof.modelName().rfind("roofline/", 0), 0u);
+  klaraptor_mwp_cwp_hw Hw;
+  ASSERT_EQ(klaraptor_mwp_cwp_hw_from_profile("h100-sxm", &Hw), 0);
+  EXPECT_GT(Hw.dram_gap, 0);
+  const int64_t Points[][4] = {{1000, 3000, 64, 4}, {77, 5000, 128, 1}};
+  for (const auto &P : Points) {
+    double R = double(P[0]), C = double(P[1]), Bx = double(P[2]),
+           By = double(P[3]);
+    double Blocks = std::ceil(C / Bx) * std::ceil(R / By);
+    double Warps = Blocks * std::ceil(Bx * By / 32);
+    // Rows of Bx threads, By of them: a warp holds data when its first
+    // thread is inside both extents.
+    double Active = 0;
+    for (double Y = 0; Y < std::ceil(R / By) * By; ++Y)
+      for (double X0 = 0; X0 < std::ceil(C / Bx) * Bx; X0 += 32)
+        Active += Y < R && X0 < C;
+    if (Bx < 32) // not the case in these points
+      FAIL();
+    profiledb::DataTuple Data = {{"R", P[0]}, {"C", P[1]}};
+    uint32_t Block[3] = {uint32_t(P[2]), uint32_t(P[3]), 1};
+    klaraptor_mwp_cwp_inputs In;
+    std::string Why;
+    ASSERT_TRUE(Roof.inputs(Data, Block, In, Why)) << Why;
+    EXPECT_NEAR(In.sectors_per_warp, (R * C / 8 + 8 * C) / Warps,
+                1e-9 * In.sectors_per_warp);
+    EXPECT_NEAR(In.active_warps_per_block, Active / Blocks, 1e-12);
+    double Ns;
+    ASSERT_TRUE(Roof.predictNs(Data, Block, Ns, Why)) << Why;
+    EXPECT_DOUBLE_EQ(Ns, klaraptor_roofline_ns(&In, &Hw));
+    EXPECT_GT(Ns, 0);
+  }
+  std::string C = Roof.emitC();
+  EXPECT_NE(C.find("return klaraptor_roofline_ns(&in, &hw);"),
+            std::string::npos);
+  EXPECT_NE(C.find("in.sectors_per_warp ="), std::string::npos);
+  EXPECT_EQ(Fit.emitC().find("sectors_per_warp"), std::string::npos);
+}
+
 // With the device's same-address atomic spacing, a prediction is at least
 // the busiest address's operations (here R / by) times it; without it, or
 // for a kernel without atomics, the program has no bound.

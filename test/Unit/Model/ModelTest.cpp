@@ -515,3 +515,101 @@ TEST(DispatchBound, ReadFromTheProfile) {
       << Error;
   EXPECT_EQ(H.Mwp.block_launch_cycles, 158);
 }
+
+//===-- The roofline model -------------------------------------------------===//
+
+TEST(Roofline, TheLargestOfFourBoundsOnTheBusiestSm) {
+  // 13 blocks of 2 warps on 4 SMs, 3 resident: the busiest SM has 4 blocks,
+  // 8 warps. Per warp 100 + 4 instructions, 4 requests, 10 sectors.
+  klaraptor_mwp_cwp_hw W = handHw();
+  W.active_sms = 4;
+  W.issue_cycles = 0.25;
+  W.dram_gap = 2;
+  klaraptor_mwp_cwp_inputs I = in(100, 4, 2, 3, 13);
+  I.sectors_per_warp = 10;
+  klaraptor_roofline_terms T{};
+  double C = klaraptor_roofline_evaluate(&I, &W, &T);
+  EXPECT_DOUBLE_EQ(T.busiest_sm_blocks, 4);
+  EXPECT_DOUBLE_EQ(T.issue_cycles, 8 * 104 * 0.25);  // 208
+  EXPECT_DOUBLE_EQ(T.dram_cycles, 8 * 10 * 2.0);     // 160
+  // 4 blocks, 3 at a time: 4/3 rounds of one warp's 4 requests x 400.
+  EXPECT_DOUBLE_EQ(T.latency_cycles, 4.0 / 3 * 4 * 400);
+  EXPECT_DOUBLE_EQ(T.dispatch_cycles, 0);
+  EXPECT_EQ(T.bound, 3);
+  EXPECT_DOUBLE_EQ(C, T.latency_cycles);
+  EXPECT_DOUBLE_EQ(klaraptor_roofline_ns(&I, &W), C); // 1 GHz
+
+  // More sectors: DRAM decides; a dispatch rate of 1000 cycles: dispatch.
+  I.sectors_per_warp = 1000;
+  EXPECT_DOUBLE_EQ(klaraptor_roofline_evaluate(&I, &W, &T), 8 * 1000 * 2.0);
+  EXPECT_EQ(T.bound, 2);
+  W.block_launch_cycles = 10000;
+  EXPECT_DOUBLE_EQ(klaraptor_roofline_evaluate(&I, &W, &T), 40000);
+  EXPECT_EQ(T.bound, 4);
+}
+
+TEST(Roofline, IdleWarpsHideNoLatency) {
+  // Blocks of 4 warps of which one holds data: that warp makes all 4 x 2
+  // requests (the average per warp is 2), one after another.
+  klaraptor_mwp_cwp_hw W = handHw();
+  klaraptor_mwp_cwp_inputs I = in(1, 2, 4, 1, 1);
+  double All = klaraptor_roofline_evaluate(&I, &W, nullptr);
+  EXPECT_DOUBLE_EQ(All, 2 * 400);
+  I.active_warps_per_block = 1;
+  EXPECT_DOUBLE_EQ(klaraptor_roofline_evaluate(&I, &W, nullptr), 8 * 400);
+  // More active warps than the block has: every warp.
+  I.active_warps_per_block = 9;
+  EXPECT_DOUBLE_EQ(klaraptor_roofline_evaluate(&I, &W, nullptr), All);
+}
+
+TEST(Roofline, GuardsAndTheRegistry) {
+  klaraptor_mwp_cwp_hw W = handHw();
+  klaraptor_mwp_cwp_inputs I = in(100, 4, 2, 3, 0);
+  EXPECT_EQ(klaraptor_roofline_evaluate(&I, &W, nullptr), 0);
+  EXPECT_EQ(klaraptor_roofline_ns(&I, &W), 0);
+  I.blocks = 7;
+  I.threads_per_block = 0;
+  EXPECT_TRUE(std::isinf(klaraptor_roofline_evaluate(&I, &W, nullptr)));
+  EXPECT_TRUE(std::isinf(klaraptor_roofline_evaluate(nullptr, &W, nullptr)));
+  I = in(100, 4, 2, 0, 7);
+  I.shared_per_block = 1e9; // cannot be resident
+  EXPECT_TRUE(std::isinf(klaraptor_roofline_evaluate(&I, &W, nullptr)));
+
+  // The registered model reads its inputs by name, the DRAM gap from the
+  // profile (h100-sxm: timing.dram.gap).
+  std::unique_ptr<PerformanceModel> M = createModel("roofline");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->name(), "roofline");
+  HardwareParams H;
+  std::string Error;
+  ASSERT_TRUE(loadHardwareParams("h100-sxm", H, Error)) << Error;
+  EXPECT_DOUBLE_EQ(H.Mwp.dram_gap, H.Profile.Timing.at("dram.gap"));
+  Inputs In;
+  In.set("comp_insts", 10);
+  In.set("coal_mem_insts", 2);
+  In.set("blocks", 1000);
+  In.set("threads_per_block", 128);
+  In.set("sectors_per_warp", 8);
+  In.set("active_warps_per_block", 2);
+  klaraptor_mwp_cwp_inputs C = MwpCwpModel::toC(In);
+  EXPECT_EQ(C.sectors_per_warp, 8);
+  EXPECT_EQ(C.active_warps_per_block, 2);
+  EXPECT_DOUBLE_EQ(M->predictCycles(In, H),
+                   klaraptor_roofline_evaluate(&C, &H.Mwp, nullptr));
+}
+
+TEST(Roofline, InputsFromMetrics) {
+  // 4 blocks of 64 threads (8 warps), of which 6 hold data; 10 + 6 + 0
+  // sectors per warp.
+  std::map<std::string, double> R = {
+      {"blocks_launched", 4},         {"threads_per_block", 64},
+      {"warps_launched", 8},          {"inst_executed", 800},
+      {"global_load_requests", 16},   {"global_load_sectors", 80},
+      {"global_store_requests", 8},   {"global_store_sectors", 48},
+      {"active_warps", 6}};
+  Inputs In = inputsFromMetrics(R);
+  EXPECT_DOUBLE_EQ(In.get("sectors_per_warp"), 16);
+  EXPECT_DOUBLE_EQ(In.get("active_warps_per_block"), 1.5);
+  R.erase("active_warps");
+  EXPECT_EQ(inputsFromMetrics(R).get("active_warps_per_block"), 0);
+}

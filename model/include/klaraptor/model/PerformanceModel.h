@@ -88,6 +88,18 @@ public:
                        const HardwareParams &H) const override;
 };
 
+/// The roofline model ("roofline"): the busiest SM's issue, DRAM
+/// bandwidth, latency and block-dispatch bounds, the largest of them
+/// (klaraptor_roofline_evaluate, docs/models.md). MWP-CWP's inputs and
+/// `sectors_per_warp`, `active_warps_per_block`.
+class RooflineModel : public MwpCwpModel {
+public:
+  std::string name() const override { return "roofline"; }
+  std::vector<std::string> inputs() const override;
+  double predictCycles(const Inputs &In,
+                       const HardwareParams &H) const override;
+};
+
 using ModelFactory = std::function<std::unique_ptr<PerformanceModel>()>;
 /// Registers (or replaces) the model \p Name. Thread-safe.
 void registerModel(const std::string &Name, ModelFactory F);
