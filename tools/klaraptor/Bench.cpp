@@ -33,6 +33,7 @@
 #include "Options.h"
 #include "Process.h"
 #include "KernelSpec.h"
+#include "klaraptor/model/KernelFit.h"
 #include "ProfileDb.h"
 
 #include <algorithm>
@@ -72,6 +73,8 @@ const char *benchUsage() {
          "h100-sxm);\n"
          "                      with cupti, the hardware parameters the "
          "rational programs use\n"
+         "  --model NAME        the model the rational programs evaluate: mwp-cwp\n"
+         "                      (default), waves or roofline (klaraptor fit --model)\n"
          "  --backend emu|cupti emu (default): build for the emulator, times "
          "are estimates;\n"
          "                      cupti: build for this GPU, times are "
@@ -502,10 +505,17 @@ int runBench(const Args &A) {
                         Opts.getLastArgValue(OPT_work, "klaraptor-bench").str(),
                     JsonOut = Opts.getLastArgValue(OPT_json).str(),
                     MdOut = Opts.getLastArgValue(OPT_markdown).str(),
-                    Backend = Opts.getLastArgValue(OPT_backend, "emu").str();
+                    Backend = Opts.getLastArgValue(OPT_backend, "emu").str(),
+                    Model = Opts.getLastArgValue(OPT_model).str();
   const bool Execute = Opts.hasArg(OPT_execute);
   if (Backend != "emu" && Backend != "cupti") {
     error("--backend: '" + Backend + "' is not 'emu' or 'cupti'");
+    return 1;
+  }
+  std::string KnownModels;
+  if (!Model.empty() && !modelfit::isFitModel(Model, &KnownModels)) {
+    error("--model: unknown model '" + Model + "' (known: " + KnownModels +
+          ")");
     return 1;
   }
   const bool Emu = Backend == "emu";
@@ -670,6 +680,8 @@ int runBench(const Args &A) {
                                     "--out", Dir + "/models"};
     if (!Device.empty())
       Fit.insert(Fit.end(), {"--device", Device});
+    if (!Model.empty())
+      Fit.insert(Fit.end(), {"--model", Model});
     T0 = std::chrono::steady_clock::now();
     if (!Step(P, "fitting", Fit, {}, Dir + "/fit.txt"))
       continue;

@@ -7,6 +7,7 @@ defm only : Value<"only">;
 defm train_sizes : Value<"train-sizes">;
 defm test_sizes : Value<"test-sizes">;
 defm device : Value<"device">;
+defm model : Value<"model">;
 defm backend : Value<"backend">;
 defm work : Value<"work">;
 def execute : Flag<["--"], "execute">;
