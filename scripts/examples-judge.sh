@@ -80,6 +80,12 @@ done
 "$kl" dataset judge --measured "${measured_files[@]}" --fit "${fits[@]}" \
   --estimates "${estimates[@]}" --device "$device" --label examples-judge \
   --markdown "$work/examples-judge.md" --json "$work/examples-judge.json"
+# The roofline model side by side (docs/models.md; not the default).
+"$kl" dataset judge --measured "${measured_files[@]}" --fit "${fits[@]}" \
+  --device "$device" --label examples-judge --model roofline \
+  --markdown "$work/roofline.md" --json "$work/roofline.json" |
+  grep '^examples-judge: roofline best/chosen' ||
+  die "the roofline judge failed"
 echo "examples-judge: done in $(( $(date +%s) - start )) s; table in $work/examples-judge.md and $work/examples-judge.json"
 # Name the estimator a saved output came from (as real-timings.sh does).
 estimator="$device profile"

@@ -13,7 +13,8 @@
 # compares the MEASURED time of the shape each method picks (the rational
 # program, the emulator's estimate, the program's own shape, the best measured
 # shape at N = 128 carried over) with the best measured time, and how well the
-# estimator ranks the shapes. With a dataset measured by the cupti backend
+# estimator ranks the shapes, then the same with the roofline model (not the
+# default; WORK/roofline.md). With a dataset measured by the cupti backend
 # (--gpu h200, h100) it also compares the emulator's metrics at the profiled sizes
 # with CUPTI's (scripts/compare-metrics.py -> WORK/metrics.md), and, where the
 # GPU's counters at judged sizes are kept (cache-metrics/), the counts the
@@ -179,6 +180,14 @@ echo
 "$kl" dataset judge --measured "${measured[@]}" --fit "${fits[@]}" \
   --estimates "${estimates[@]}" --sizes "$sizes" --label real-timings \
   --markdown "$work/real-timings.md" --json "$work/real-timings.json"
+# The roofline model side by side (docs/models.md; not the default): the same
+# programs evaluated with it, by the same rule (its table and JSON in
+# WORK/roofline.*).
+"$kl" dataset judge --measured "${measured[@]}" --fit "${fits[@]}" \
+  --sizes "$sizes" --label real-timings --model roofline \
+  --markdown "$work/roofline.md" --json "$work/roofline.json" |
+  grep '^real-timings: roofline best/chosen' ||
+  die "the roofline judge failed"
 # Datasets measured by the cupti backend carry CUPTI's metrics at the
 # training sizes: the emulator's metrics of the same launches against them.
 if grep -q '"backend":"cupti"' "${measured[0]}" 2>/dev/null; then
