@@ -528,9 +528,16 @@ int runDatasetJudge(const Args &A) {
               Ms != T.second.Metrics.end() && Ms->second > 0)
             Counted.push_back({&Q, Ms->second});
         }
+        // The fitted record: for the counts, and for the JSON's
+        // predictions (evaluated only when one of them wants it).
         std::map<std::string, double> &Fitted = SP.Fitted;
-        if (Fit.launchRecord(M.DataTuple, Blk, Fitted, Why) &&
-            !Counted.empty())
+        bool HasRecord = false;
+        if (!Counted.empty() || !JsonOut.empty()) {
+          HasRecord = Fit.launchRecord(M.DataTuple, Blk, Fitted, Why);
+          if (!HasRecord)
+            Fitted.clear();
+        }
+        if (HasRecord && !Counted.empty())
           for (const auto &[QP, MeasuredValue] : Counted) {
             const FittedQuantity &Q = *QP;
             auto F = Fitted.find(Q.Name);

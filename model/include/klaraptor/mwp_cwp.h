@@ -61,10 +61,12 @@ typedef struct klaraptor_mwp_cwp_hw {
   int64_t shared_per_block_optin, reserved_shared_per_block;
   int64_t shared_alloc_unit;
   /** SM cycles between two blocks an SM starts (the block scheduler's
-   *  rate; the profile's timing.block_launch_cycles). Not an input of the
-   *  models: the rational programs bound a launch's time from below by the
-   *  busiest SM's blocks times this (docs/models.md, "The block-dispatch
-   *  bound"). 0: not measured, no bound. */
+   *  rate; the profile's timing.block_launch_cycles). MWP-CWP and the wave
+   *  model do not read it; the rational programs of every model bound a
+   *  launch's time from below by the busiest SM's blocks times this
+   *  (klaraptor_dispatch_bound_ns; docs/models.md, "The block-dispatch
+   *  bound"), and the roofline model has it as one of its bounds. 0: not
+   *  measured, no bound. */
   double block_launch_cycles;
   /** SM cycles per 32-byte DRAM sector at the SM's share of the bandwidth
    *  (the profile's timing.dram.gap); read by the roofline model only. */
