@@ -28,7 +28,9 @@ Models:
                    (klaraptor_dispatch_bound_ns) applied on top
 
 Usage: scripts/model-playground.py --device PROFILE [--block-launch-cycles C]
-           [--margin X] [--label TEXT] JUDGE.json...
+           [--margin X] [--label TEXT] [--list MODEL] JUDGE.json...
+
+--list MODEL also prints that model's pick of every launch, worst first.
 
 PROFILE is a .device file (profiler/devices/, or a probed one); its
 timing.block_launch_cycles is used unless --block-launch-cycles is given.
@@ -139,7 +141,7 @@ def roofline_ns(dev, fitted, active=False):
     return max(issue, bandwidth, latency, dispatch) / dev['ghz']
 
 
-def judge(launches, predict, margin):
+def judge(launches, predict, margin, picks=None):
     logs, worst = [], (math.inf, '')
     for launch in launches:
         shapes = launch.get('predictions', [])
@@ -161,6 +163,9 @@ def judge(launches, predict, margin):
         if own and not ranked[0][0] < own[0][0] * (1 - margin):
             pick = own[0]
         ratio = best / pick[3]
+        if picks is not None:
+            best_shape = min(shapes, key=lambda s: s['measured_ns'])['shape']
+            picks.append((ratio, launch['kernel'], launch['data'], pick[2], best_shape))
         logs.append(math.log(ratio))
         if ratio < worst[0]:
             worst = (ratio, f"{launch['kernel']} {launch['data']} {pick[2]}")
@@ -175,6 +180,8 @@ def main():
     ap.add_argument('--block-launch-cycles', type=float)
     ap.add_argument('--margin', type=float, default=0.02)
     ap.add_argument('--label', default='playground')
+    ap.add_argument('--list', metavar='MODEL',
+                    help="also print that model's pick of every launch, worst first")
     ap.add_argument('json', nargs='+')
     args = ap.parse_args()
     dev = read_device(args.device)
@@ -212,8 +219,15 @@ def main():
               ('waves+dispatch', floored(recorded('other_model_ns')))]
     print(f"{args.label}: device {args.device}, block_launch_cycles "
           f"{dev['block_launch']:g}, margin {args.margin:g}")
+    if args.list and args.list not in [m[0] for m in models]:
+        sys.exit(f"model-playground: error: --list: no model '{args.list}' "
+                 f"({', '.join(m[0] for m in models)})")
     for name, predict in models:
-        r = judge(launches, predict, args.margin)
+        picks = [] if name == args.list else None
+        r = judge(launches, predict, args.margin, picks)
+        for ratio, kernel, data, shape, best in sorted(picks or []):
+            print(f'{args.label}: {name} {kernel} {data}: {shape} '
+                  f'(best {best}) best/chosen {ratio:.3f}')
         if r is None:
             print(f'{args.label}: {name} best/chosen: no launch judged')
             continue
