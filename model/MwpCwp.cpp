@@ -82,7 +82,7 @@ extern "C" double klaraptor_mwp_cwp_evaluate(const klaraptor_mwp_cwp_inputs *In,
   double N = WarpsPerBlock * ABPS;
   T.n = N;
   // Active SMs: a grid smaller than the device occupies only Blocks SMs.
-  double ActiveSMs = std::min(HW->active_sms, std::ceil(In->blocks));
+  double ActiveSMs = model::activeSms(In->blocks, HW->active_sms);
 
   double Coal = std::max(0.0, In->coal_mem_insts);
   double Uncoal = std::max(0.0, In->uncoal_mem_insts);
@@ -154,6 +154,14 @@ extern "C" double klaraptor_mwp_cwp_cycles(const klaraptor_mwp_cwp_inputs *In,
   return klaraptor_mwp_cwp_evaluate(In, HW, nullptr);
 }
 
+double klaraptor::model::activeSms(double Blocks, double SMs) {
+  return std::min(SMs, std::ceil(Blocks));
+}
+
+double klaraptor::model::busiestSmBlocks(double Blocks, double SMs) {
+  return std::ceil(Blocks / activeSms(Blocks, SMs));
+}
+
 double klaraptor::model::cyclesToNs(double Cycles,
                                     const klaraptor_mwp_cwp_hw *HW) {
   if (Cycles == 0)
@@ -173,6 +181,6 @@ extern "C" double klaraptor_dispatch_bound_ns(const klaraptor_mwp_cwp_inputs *In
   if (!In || !HW || !(HW->block_launch_cycles > 0) || !(In->blocks > 0) ||
       !(HW->active_sms > 0) || !(HW->freq_ghz > 0))
     return 0;
-  double SMs = std::min(HW->active_sms, std::ceil(In->blocks));
-  return std::ceil(In->blocks / SMs) * HW->block_launch_cycles / HW->freq_ghz;
+  return model::busiestSmBlocks(In->blocks, HW->active_sms) *
+         HW->block_launch_cycles / HW->freq_ghz;
 }

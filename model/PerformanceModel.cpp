@@ -63,19 +63,17 @@ bool hardwareParamsFromProfile(const devices::DeviceProfile &P,
   W.shared_per_block_optin = P.SharedMemPerBlockOptin;
   W.reserved_shared_per_block = P.ReservedSharedMemPerBlock;
   W.shared_alloc_unit = P.SharedMemAllocUnitSize;
-  // Not measured (absent or 0): no dispatch bound. A negative or non-finite
-  // value is the profile loader's error to report; here it is no bound.
-  auto BlockLaunch = P.Timing.find("block_launch_cycles");
-  W.block_launch_cycles =
-      BlockLaunch != P.Timing.end() && std::isfinite(BlockLaunch->second) &&
-              BlockLaunch->second > 0
-          ? BlockLaunch->second
-          : 0;
-  auto DramGap = P.Timing.find("dram.gap");
-  W.dram_gap = DramGap != P.Timing.end() && std::isfinite(DramGap->second) &&
-                       DramGap->second > 0
-                   ? DramGap->second
-                   : 0;
+  // A timing key that is absent or 0 is not measured: no dispatch bound, no
+  // DRAM bound. A negative or non-finite value is the profile loader's error
+  // to report; here it is 0 too.
+  auto Positive = [&](const char *Key) {
+    auto It = P.Timing.find(Key);
+    return It != P.Timing.end() && std::isfinite(It->second) && It->second > 0
+               ? It->second
+               : 0.0;
+  };
+  W.block_launch_cycles = Positive("block_launch_cycles");
+  W.dram_gap = Positive("dram.gap");
   return true;
 }
 

@@ -39,8 +39,9 @@ klaraptor_roofline_terms roofline(const klaraptor_mwp_cwp_inputs *In,
   double Warps =
       std::ceil(In->threads_per_block / static_cast<double>(HW->warp_size));
   T.active_blocks_per_sm = ABPS;
-  T.active_sms = std::min(HW->active_sms, std::ceil(In->blocks));
-  T.busiest_sm_blocks = std::ceil(In->blocks / T.active_sms);
+  T.active_sms = klaraptor::model::activeSms(In->blocks, HW->active_sms);
+  T.busiest_sm_blocks =
+      klaraptor::model::busiestSmBlocks(In->blocks, HW->active_sms);
   double Requests = std::max(0.0, In->coal_mem_insts) +
                     std::max(0.0, In->uncoal_mem_insts);
   double Insts = std::max(0.0, In->comp_insts) + Requests;

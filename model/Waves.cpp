@@ -44,8 +44,9 @@ klaraptor_waves_terms waves(const klaraptor_mwp_cwp_inputs *In,
     return T;
   double ABPS = Whole.active_blocks_per_sm;
   T.active_blocks_per_sm = ABPS;
-  T.active_sms = std::min(HW->active_sms, std::ceil(In->blocks));
-  T.busiest_sm_blocks = std::ceil(In->blocks / T.active_sms);
+  T.active_sms = klaraptor::model::activeSms(In->blocks, HW->active_sms);
+  T.busiest_sm_blocks =
+      klaraptor::model::busiestSmBlocks(In->blocks, HW->active_sms);
   T.full_waves = std::floor(T.busiest_sm_blocks / ABPS);
   T.tail_blocks = T.busiest_sm_blocks - T.full_waves * ABPS;
   if (T.full_waves > 0)

@@ -388,7 +388,7 @@ bool KernelFit::variables(const profiledb::DataTuple &Data,
 }
 
 double KernelFit::activeWarps(const std::vector<int64_t> &X) const {
-  if (!Extents[0] || !Extents[1] || !Extents[2] || X.size() != Vars.size())
+  if (!hasExtents() || X.size() != Vars.size())
     return NAN;
   int64_t E[3], B[3];
   for (int D = 0; D < 3; ++D) {
@@ -450,16 +450,15 @@ bool KernelFit::launchRecord(const profiledb::DataTuple &Data,
       Quantities.begin(), Quantities.end(), [](const FittedQuantity &Q) {
         return !Q.IsConstant && Q.Scale == QuantityScale::PerActiveWarp;
       });
-  double Active = NeedActive ? activeWarps(X) : 0.0;
-  if (std::isnan(Active)) {
+  // The warps with a thread inside the data, where the grid formula says
+  // where the data end (NaN otherwise): the per-active-warp scale needs
+  // them, the roofline's latency bound reads them from the record.
+  double Active = activeWarps(X);
+  if (NeedActive && std::isnan(Active)) {
     Why = "the data extents of the grid cannot be evaluated there";
     return false;
   }
-  // The warps with a thread inside the data, where the grid formula says
-  // where the data end (the roofline's latency bound reads them).
-  if (!NeedActive && Extents[0] && Extents[1] && Extents[2])
-    Active = activeWarps(X);
-  if (Extents[0] && Extents[1] && Extents[2] && std::isfinite(Active))
+  if (!std::isnan(Active))
     Record["active_warps"] = Active;
   for (size_t K = 0; K < Quantities.size(); ++K) {
     const FittedQuantity &Q = Quantities[K];
@@ -577,9 +576,7 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
       });
   // The roofline reads the active warps too, where the grid gives the
   // data's extents (a NAN count then means: every warp).
-  bool ActiveForModel =
-      !NeedActive && FM->Sectors && Extents[0] && Extents[1] && Extents[2];
-  bool EmitActive = NeedActive || ActiveForModel;
+  bool EmitActive = NeedActive || (FM->Sectors && hasExtents());
   std::string S = emitCPreamble("klaraptor fit");
   S += "\n#include \"klaraptor/klaraptor_rt.h\"\n"
        "#include \"klaraptor/mwp_cwp.h\"\n\n";

@@ -64,6 +64,14 @@ public:
 /// without a clock (klaraptor_mwp_cwp_ns and klaraptor_waves_ns).
 double cyclesToNs(double Cycles, const klaraptor_mwp_cwp_hw *HW);
 
+/// The SMs a grid of \p Blocks occupies on \p SMs: min(SMs, ceil(Blocks))
+/// (MWP-CWP's Active_SMs).
+double activeSms(double Blocks, double SMs);
+/// The blocks the block scheduler gives the busiest of those SMs:
+/// ceil(Blocks / activeSms) (the wave and roofline models, the dispatch
+/// bound).
+double busiestSmBlocks(double Blocks, double SMs);
+
 /// The MWP-CWP model ("mwp-cwp").
 class MwpCwpModel : public PerformanceModel {
 public:

@@ -202,6 +202,9 @@ public:
   /// ceildiv(N, bx)). Computed with the integer loop the emitted C runs;
   /// NaN when there are no Extents or they cannot be evaluated.
   double activeWarps(const std::vector<int64_t> &X) const;
+  /// Whether the grid formula gives the data's extents (activeWarps can
+  /// count).
+  bool hasExtents() const { return Extents[0] && Extents[1] && Extents[2]; }
 
   /// The values of Vars for a launch; false with \p Why as predictNs.
   bool variables(const profiledb::DataTuple &Data, const uint32_t Block[3],
