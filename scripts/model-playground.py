@@ -26,11 +26,20 @@ Models:
   mwp-cwp+dispatch, waves+dispatch
                    the recorded predictions with the block-dispatch bound
                    (klaraptor_dispatch_bound_ns) applied on top
+  roofline-whole-waves
+                   roofline-active with the latency bound counted in whole
+                   waves of resident blocks (a partial last wave takes a whole
+                   wave's latency) instead of a fraction
+  mwp-cwp*roofline the geometric mean of the mwp-cwp and roofline-active
+                   predictions (MWP-CWP's ties broken by the roofline)
 
 Usage: scripts/model-playground.py --device PROFILE [--block-launch-cycles C]
-           [--margin X] [--label TEXT] [--list MODEL] JUDGE.json...
+           [--set KEY=VALUE]... [--margin X] [--label TEXT] [--list MODEL]
+           JUDGE.json...
 
 --list MODEL also prints that model's pick of every launch, worst first.
+--set KEY=VALUE replaces one of the profile's values the models read (e.g.
+timing.dram.latency=480), to see how a model's picks move with it.
 
 PROFILE is a .device file (profiler/devices/, or a probed one); its
 timing.block_launch_cycles is used unless --block-launch-cycles is given.
@@ -67,8 +76,29 @@ def device_keys(path, seen=()):
     return keys
 
 
-def read_device(path):
+# The profile keys the models read.
+NEED = ['multiProcessorCount', 'clockRate', 'maxThreadsPerMultiProcessor',
+        'maxBlocksPerMultiProcessor', 'regsPerMultiprocessor',
+        'timing.dram.gap', 'timing.dram.latency', 'mwp.issue_cycles']
+OPTIONAL = ['regAllocUnitSize', 'timing.block_launch_cycles']
+
+
+def read_device(path, overrides=()):
     keys = device_keys(path)
+    for item in overrides:
+        k, sep, v = item.partition('=')
+        k, v = k.strip(), v.strip()
+        if not sep or k not in NEED + OPTIONAL:
+            sys.exit(f"model-playground: error: --set '{item}': expected KEY=VALUE "
+                     f"with KEY one of {', '.join(NEED + OPTIONAL)}")
+        try:
+            ok = float(v) >= 0
+        except ValueError:
+            ok = False
+        if not ok:
+            sys.exit(f"model-playground: error: --set '{item}': the value must be "
+                     "a number >= 0")
+        keys[k] = v
     need = ['multiProcessorCount', 'clockRate', 'maxThreadsPerMultiProcessor',
             'maxBlocksPerMultiProcessor', 'regsPerMultiprocessor',
             'timing.dram.gap', 'timing.dram.latency', 'mwp.issue_cycles']
@@ -114,7 +144,7 @@ def dispatch_ns(dev, fitted):
     return busiest_blocks(dev, blocks) * dev['block_launch'] / dev['ghz']
 
 
-def roofline_ns(dev, fitted, active=False):
+def roofline_ns(dev, fitted, active=False, whole_waves=False):
     blocks = fitted.get('blocks_launched', 0)
     threads = fitted.get('threads_per_block', 0)
     if not (blocks > 0 and threads > 0):
@@ -136,7 +166,8 @@ def roofline_ns(dev, fitted, active=False):
     overlap = warps
     if active and fitted.get('active_warps', 0) > 0:
         overlap = min(warps, fitted['active_warps'] / blocks)
-    latency = busy / resident * (requests / overlap) * dev['dram_latency']
+    waves = math.ceil(busy / resident) if whole_waves else busy / resident
+    latency = waves * (requests / overlap) * dev['dram_latency']
     dispatch = busy * dev['block_launch']
     return max(issue, bandwidth, latency, dispatch) / dev['ghz']
 
@@ -178,13 +209,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--device', required=True)
     ap.add_argument('--block-launch-cycles', type=float)
+    ap.add_argument('--set', action='append', default=[], metavar='KEY=VALUE')
     ap.add_argument('--margin', type=float, default=0.02)
     ap.add_argument('--label', default='playground')
     ap.add_argument('--list', metavar='MODEL',
                     help="also print that model's pick of every launch, worst first")
     ap.add_argument('json', nargs='+')
     args = ap.parse_args()
-    dev = read_device(args.device)
+    dev = read_device(args.device, args.set)
     if args.block_launch_cycles is not None:
         if not (args.block_launch_cycles >= 0):
             sys.exit('model-playground: error: --block-launch-cycles must be >= 0')
@@ -213,12 +245,24 @@ def main():
     roof = lambda s: roofline_ns(dev, s['fitted']) if s.get('fitted') else None
     roof_active = (lambda s: roofline_ns(dev, s['fitted'], active=True)
                    if s.get('fitted') else None)
+    roof_waves = (lambda s: roofline_ns(dev, s['fitted'], active=True, whole_waves=True)
+                  if s.get('fitted') else None)
+
+    def geomean(a, b):
+        def g(s):
+            x, y = a(s), b(s)
+            return None if x is None or y is None else math.sqrt(x * y)
+        return g
+
     models = [('mwp-cwp', recorded('model_ns')), ('waves', recorded('other_model_ns')),
               ('roofline', roof), ('roofline-active', roof_active),
               ('mwp-cwp+dispatch', floored(recorded('model_ns'))),
-              ('waves+dispatch', floored(recorded('other_model_ns')))]
+              ('waves+dispatch', floored(recorded('other_model_ns'))),
+              ('roofline-whole-waves', roof_waves),
+              ('mwp-cwp*roofline', geomean(recorded('model_ns'), roof_active))]
     print(f"{args.label}: device {args.device}, block_launch_cycles "
-          f"{dev['block_launch']:g}, margin {args.margin:g}")
+          f"{dev['block_launch']:g}, margin {args.margin:g}"
+          + (f", set {' '.join(args.set)}" if args.set else ''))
     if args.list and args.list not in [m[0] for m in models]:
         sys.exit(f"model-playground: error: --list: no model '{args.list}' "
                  f"({', '.join(m[0] for m in models)})")
