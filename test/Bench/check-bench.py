@@ -8,7 +8,10 @@ the same kernel and data must exist; best_ns must be the least finite "ns"
 over its shapes and best the block of that shape; chosen must be the block
 the runtime's decision log (WORKDIR/PROGRAM/decisions.jsonl) says was
 launched for that data, with source "model"; chosen_ns that shape's "ns";
-0 < best/chosen <= 1. The geometric mean is recomputed. Exit 1 on any
+0 < best/chosen <= 1. The geometric mean is recomputed. Every program has
+its costs: the search's host seconds are the sum of its records'
+search_seconds, sizes the data sizes it searched, and break_even_sizes the
+loop's host time (profile + fit) over the search's per size. Exit 1 on any
 mismatch."""
 import json
 import math
@@ -70,6 +73,27 @@ def main():
         g = math.exp(sum(logs) / len(logs))
         if abs(g - bench["geomean"]) > 1e-9:
             errors.append("geomean %r, recomputed %r" % (bench["geomean"], g))
+    costs = {c["program"]: c for c in bench.get("costs", [])}
+    for prog in sys.argv[3:]:
+        c = costs.get(prog)
+        if c is None:
+            errors.append("%s: no costs" % prog)
+            continue
+        records = [r for (p, _), r in raw.items() if p == prog]
+        searched = sum(r.get("search_seconds", 0) for r in records)
+        if abs(searched - c["search_seconds"]) > 1e-9 * max(1, searched):
+            errors.append("%s: search_seconds %r, records say %r" %
+                          (prog, c["search_seconds"], searched))
+        sizes = len({d for (p, d) in raw if p == prog})
+        if c["sizes"] != sizes:
+            errors.append("%s: sizes %r, %d data sizes searched" %
+                          (prog, c["sizes"], sizes))
+        if c["search_seconds"] > 0:
+            want = (c["profile_seconds"] + c["fit_seconds"]) / (
+                c["search_seconds"] / c["sizes"])
+            if abs(want - c["break_even_sizes"]) > 1e-9 * want:
+                errors.append("%s: break_even_sizes %r, recomputed %r" %
+                              (prog, c["break_even_sizes"], want))
     for e in errors:
         print("error: " + e)
     print("%d launches checked" % len(launches))

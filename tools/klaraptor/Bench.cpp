@@ -368,7 +368,29 @@ struct Costs {
   double ProfileSeconds = 0, FitSeconds = 0, ProfileGpuNs = 0;
   double SearchSeconds = 0, SearchGpuNs = 0;
   unsigned Samples = 0;
+  /// The data sizes (test tuples) the search served.
+  unsigned Sizes = 0;
+  /// The search's host time per data size served.
+  double searchPerSize() const {
+    return Sizes ? SearchSeconds / Sizes : 0.0;
+  }
+  /// After how many new data sizes the loop (profiling and fitting, paid
+  /// once) has cost less host time than searching every size: the loop's
+  /// time over the search's per size. NAN without a search.
+  double breakEvenSizes() const {
+    return searchPerSize() > 0 ? (ProfileSeconds + FitSeconds) / searchPerSize()
+                               : NAN;
+  }
 };
+
+/// \p V printed with \p Fmt, or \p Otherwise when it is not finite.
+std::string finiteOr(double V, const char *Fmt, const char *Otherwise) {
+  if (!std::isfinite(V))
+    return Otherwise;
+  char B[64];
+  std::snprintf(B, sizeof(B), Fmt, V);
+  return B;
+}
 
 /// Reads the KLARAPTOR_BENCH records at \p Path; \p DataOrder gives each
 /// kernel's data parameters in its pragma's order (by device name).
@@ -731,6 +753,7 @@ int runBench(const Args &A) {
       C.SearchSeconds += R.SearchSeconds;
       C.SearchGpuNs += R.SearchGpuNs;
     }
+    C.Sizes = unsigned(sizeTuples(TestSpec).size());
     Rows.insert(Rows.end(), Mine.begin(), Mine.end());
     AllCosts.push_back(C);
   }
@@ -802,41 +825,50 @@ int runBench(const Args &A) {
   int CostProgramW = 12;
   for (const Costs &C : AllCosts)
     CostProgramW = std::max(CostProgramW, int(C.Program.size()));
-  std::printf("\n%-*s %8s %10s %8s %12s %12s %14s\n", CostProgramW, "program",
-              "samples", "profile s", "fit s", "profile GPU", "search s",
-              "search GPU");
+  auto BreakEven = [](double Sizes) { return finiteOr(Sizes, "%.1f", "-"); };
+  std::printf("\n%-*s %8s %10s %8s %12s %12s %14s %11s\n", CostProgramW,
+              "program", "samples", "profile s", "fit s", "profile GPU",
+              "search s", "search GPU", "break-even");
   for (const Costs &C : AllCosts) {
-    std::printf("%-*s %8u %10.2f %8.2f %12s %12.2f %14s\n", CostProgramW,
+    std::printf("%-*s %8u %10.2f %8.2f %12s %12.2f %14s %11s\n", CostProgramW,
                 C.Program.c_str(), C.Samples, C.ProfileSeconds, C.FitSeconds,
                 fmtNs(C.ProfileGpuNs).c_str(), C.SearchSeconds,
-                fmtNs(C.SearchGpuNs).c_str());
+                fmtNs(C.SearchGpuNs).c_str(),
+                BreakEven(C.breakEvenSizes()).c_str());
     char L[512];
-    std::snprintf(L, sizeof(L), "| %s | %u | %.2f | %.2f | %s | %.2f | %s |\n",
+    std::snprintf(L, sizeof(L),
+                  "| %s | %u | %.2f | %.2f | %s | %.2f | %s | %s |\n",
                   C.Program.c_str(), C.Samples, C.ProfileSeconds, C.FitSeconds,
                   fmtNs(C.ProfileGpuNs).c_str(), C.SearchSeconds,
-                  fmtNs(C.SearchGpuNs).c_str());
+                  fmtNs(C.SearchGpuNs).c_str(),
+                  BreakEven(C.breakEvenSizes()).c_str());
     CostTable += L;
   }
   // Totals: what the loop costs against what the exhaustive search costs.
   Costs T;
+  double SearchPerSize = 0; // every program searching one more data size
   for (const Costs &C : AllCosts) {
     T.ProfileSeconds += C.ProfileSeconds;
     T.FitSeconds += C.FitSeconds;
     T.ProfileGpuNs += C.ProfileGpuNs;
     T.SearchSeconds += C.SearchSeconds;
     T.SearchGpuNs += C.SearchGpuNs;
+    SearchPerSize += C.searchPerSize();
   }
   if (!AllCosts.empty()) {
-    char L[512];
+    char L[768];
+    double Loop = T.ProfileSeconds + T.FitSeconds;
     std::snprintf(L, sizeof(L),
                   "\ntotal: profiling + fitting %.1f s host (%s of %s), "
-                  "exhaustive search %.1f s host (%s of %s): %.2fx\n",
-                  T.ProfileSeconds + T.FitSeconds,
-                  fmtNs(T.ProfileGpuNs).c_str(), Gpu.c_str(),
+                  "exhaustive search %.1f s host (%s of %s): %.2fx\n"
+                  "break-even: the loop costs less host time than searching "
+                  "every data size after %s new sizes per program "
+                  "(it is paid once; the search at every size)\n",
+                  Loop, fmtNs(T.ProfileGpuNs).c_str(), Gpu.c_str(),
                   T.SearchSeconds, fmtNs(T.SearchGpuNs).c_str(), Gpu.c_str(),
-                  T.SearchSeconds > 0
-                      ? (T.ProfileSeconds + T.FitSeconds) / T.SearchSeconds
-                      : 0.0);
+                  T.SearchSeconds > 0 ? Loop / T.SearchSeconds : 0.0,
+                  BreakEven(SearchPerSize > 0 ? Loop / SearchPerSize : NAN)
+                      .c_str());
     std::fputs(L, stdout);
     CostTable += L;
   }
@@ -851,13 +883,7 @@ int runBench(const Args &A) {
   }
   if (!JsonOut.empty()) {
     std::ofstream F(JsonOut);
-    auto Num = [](double V) {
-      char B[64];
-      if (!std::isfinite(V))
-        return std::string("null");
-      std::snprintf(B, sizeof(B), "%.17g", V);
-      return std::string(B);
-    };
+    auto Num = [](double V) { return finiteOr(V, "%.17g", "null"); };
     F << "{\"launches\":[";
     for (size_t I = 0; I < Rows.size(); ++I) {
       const Row &R = Rows[I];
@@ -870,6 +896,17 @@ int runBench(const Args &A) {
         << ",\"requested_ns\":" << Num(R.RequestedNs)
         << ",\"decision_ns\":" << Num(R.DecisionNs)
         << ",\"source\":\"" << R.Source << "\"}";
+    }
+    F << "],\"costs\":[";
+    for (size_t I = 0; I < AllCosts.size(); ++I) {
+      const Costs &C = AllCosts[I];
+      F << (I ? "," : "") << "{\"program\":\"" << C.Program
+        << "\",\"samples\":" << C.Samples
+        << ",\"profile_seconds\":" << Num(C.ProfileSeconds)
+        << ",\"fit_seconds\":" << Num(C.FitSeconds)
+        << ",\"search_seconds\":" << Num(C.SearchSeconds)
+        << ",\"sizes\":" << C.Sizes
+        << ",\"break_even_sizes\":" << Num(C.breakEvenSizes()) << "}";
     }
     F << "],\"geomean\":" << Num(S.Geomean) << ",\"worst\":" << Num(S.Worst)
       << ",\"geomean_requested\":" << Num(SR.Geomean) << "}\n";
