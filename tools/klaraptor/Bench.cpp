@@ -29,6 +29,7 @@
 /// folder; `{N}` in ARGS is the size.
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "DatasetFile.h"
 #include "JsonLine.h"
 #include "Options.h"
 #include "Process.h"
@@ -887,21 +888,26 @@ int runBench(const Args &A) {
     F << "{\"launches\":[";
     for (size_t I = 0; I < Rows.size(); ++I) {
       const Row &R = Rows[I];
-      F << (I ? "," : "") << "{\"program\":\"" << R.Program
-        << "\",\"kernel\":\"" << R.Kernel << "\",\"data\":\"" << R.Data
-        << "\",\"shapes\":" << R.Candidates << ",\"requested\":\""
-        << R.Requested << "\",\"chosen\":\"" << R.Chosen << "\",\"best\":\""
-        << R.Best << "\",\"best_ns\":" << Num(R.BestNs)
+      // Names as the manifest and the program give them, quoted for JSON
+      // (a manifest name may hold any character but a blank).
+      F << (I ? "," : "") << "{\"program\":" << jsonQuote(R.Program)
+        << ",\"kernel\":" << jsonQuote(R.Kernel)
+        << ",\"data\":" << jsonQuote(R.Data)
+        << ",\"shapes\":" << R.Candidates
+        << ",\"requested\":" << jsonQuote(R.Requested)
+        << ",\"chosen\":" << jsonQuote(R.Chosen)
+        << ",\"best\":" << jsonQuote(R.Best)
+        << ",\"best_ns\":" << Num(R.BestNs)
         << ",\"chosen_ns\":" << Num(R.ChosenNs)
         << ",\"requested_ns\":" << Num(R.RequestedNs)
         << ",\"decision_ns\":" << Num(R.DecisionNs)
-        << ",\"source\":\"" << R.Source << "\"}";
+        << ",\"source\":" << jsonQuote(R.Source) << "}";
     }
     F << "],\"costs\":[";
     for (size_t I = 0; I < AllCosts.size(); ++I) {
       const Costs &C = AllCosts[I];
-      F << (I ? "," : "") << "{\"program\":\"" << C.Program
-        << "\",\"samples\":" << C.Samples
+      F << (I ? "," : "") << "{\"program\":" << jsonQuote(C.Program)
+        << ",\"samples\":" << C.Samples
         << ",\"profile_seconds\":" << Num(C.ProfileSeconds)
         << ",\"fit_seconds\":" << Num(C.FitSeconds)
         << ",\"search_seconds\":" << Num(C.SearchSeconds)
