@@ -722,25 +722,42 @@ std::map<std::string, Measured> Probe::run() {
     int SMs = Prop.multiProcessorCount;
     int PerSm = PL.BlocksPerSmForLaunch;
     int Rounds = std::max(1, PL.Launches / 20);
-    emptyKernel<<<SMs * PerSm, 32>>>();
-    V.clear();
-    for (int I = 0; I < PL.Repeats; ++I) {
-      double Many = timeMs([&] {
-        for (int K = 0; K < Rounds; ++K)
-          emptyKernel<<<SMs * PerSm, 32>>>();
-      });
-      double One = timeMs([&] {
-        for (int K = 0; K < Rounds; ++K)
-          emptyKernel<<<SMs, 32>>>();
-      });
-      V.push_back(std::max(0.0, (Many - One) / Rounds * 1e6 * ClockGhz /
-                                    double(PerSm - 1)));
-    }
+    // SM cycles per extra block of an SM, for blocks of Threads threads.
+    auto PerBlock = [&](int Threads) {
+      emptyKernel<<<SMs * PerSm, Threads>>>();
+      std::vector<double> C;
+      for (int I = 0; I < PL.Repeats; ++I) {
+        double Many = timeMs([&] {
+          for (int K = 0; K < Rounds; ++K)
+            emptyKernel<<<SMs * PerSm, Threads>>>();
+        });
+        double One = timeMs([&] {
+          for (int K = 0; K < Rounds; ++K)
+            emptyKernel<<<SMs, Threads>>>();
+        });
+        C.push_back(std::max(0.0, (Many - One) / Rounds * 1e6 * ClockGhz /
+                                      double(PerSm - 1)));
+      }
+      return C;
+    };
+    V = PerBlock(32);
+    // The same with larger blocks, recorded in the comment only (the
+    // estimator and the models take the one-warp rate): whether a block's
+    // cost grows with its warps is what a model of the dispatch needs to
+    // know (docs/timing.md).
+    std::string Larger;
+    for (int Threads : {128, 256, 1024})
+      if (Threads <= Prop.maxThreadsPerBlock)
+        Larger += (Larger.empty() ? "" : ", ") + std::to_string(Threads) +
+                  " threads " + num(stat(PerBlock(Threads)).Median);
     Add("timing.block_launch_cycles", V,
         std::to_string(Rounds) + " launches of " + std::to_string(PerSm) +
             " empty 32-thread blocks per SM against as many of one block "
             "per SM (cudaEvents): the extra time x clock_ghz per extra "
-            "block of an SM");
+            "block of an SM" +
+            (Larger.empty() ? std::string()
+                            : "; the same for larger blocks, not used: " +
+                                  Larger + " cycles per block"));
   }
 
   // Same-address atomics: 4 warps per SM, each adding AtomicIters times to
