@@ -162,6 +162,23 @@ double klaraptor::model::busiestSmBlocks(double Blocks, double SMs) {
   return std::ceil(Blocks / activeSms(Blocks, SMs));
 }
 
+klaraptor::model::BusiestSm
+klaraptor::model::busiestSm(const klaraptor_mwp_cwp_inputs *In,
+                            const klaraptor_mwp_cwp_hw *HW) {
+  BusiestSm B;
+  if (!In || !HW)
+    return B;
+  klaraptor_mwp_cwp_terms Whole{};
+  B.Cycles = klaraptor_mwp_cwp_evaluate(In, HW, &Whole);
+  if (!(In->blocks > 0) || !std::isfinite(B.Cycles))
+    return B;
+  B.Ok = true;
+  B.ActiveBlocksPerSm = Whole.active_blocks_per_sm;
+  B.ActiveSms = activeSms(In->blocks, HW->active_sms);
+  B.Blocks = busiestSmBlocks(In->blocks, HW->active_sms);
+  return B;
+}
+
 double klaraptor::model::cyclesToNs(double Cycles,
                                     const klaraptor_mwp_cwp_hw *HW) {
   if (Cycles == 0)

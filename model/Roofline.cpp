@@ -24,24 +24,19 @@ namespace {
 klaraptor_roofline_terms roofline(const klaraptor_mwp_cwp_inputs *In,
                                   const klaraptor_mwp_cwp_hw *HW) {
   klaraptor_roofline_terms T{};
-  T.cycles = HUGE_VAL;
-  if (!In || !HW)
-    return T;
   // MWP-CWP's guards (empty grid, no SMs, a block that cannot be resident)
   // and its occupancy calculation.
-  klaraptor_mwp_cwp_terms Whole{};
-  double Guarded = klaraptor_mwp_cwp_evaluate(In, HW, &Whole);
-  if (!(In->blocks > 0) || !std::isfinite(Guarded)) {
-    T.cycles = Guarded;
+  klaraptor::model::BusiestSm B = klaraptor::model::busiestSm(In, HW);
+  if (!B.Ok) {
+    T.cycles = B.Cycles;
     return T;
   }
-  double ABPS = Whole.active_blocks_per_sm;
+  double ABPS = B.ActiveBlocksPerSm;
   double Warps =
       std::ceil(In->threads_per_block / static_cast<double>(HW->warp_size));
   T.active_blocks_per_sm = ABPS;
-  T.active_sms = klaraptor::model::activeSms(In->blocks, HW->active_sms);
-  T.busiest_sm_blocks =
-      klaraptor::model::busiestSmBlocks(In->blocks, HW->active_sms);
+  T.active_sms = B.ActiveSms;
+  T.busiest_sm_blocks = B.Blocks;
   double Requests = std::max(0.0, In->coal_mem_insts) +
                     std::max(0.0, In->uncoal_mem_insts);
   double Insts = std::max(0.0, In->comp_insts) + Requests;

@@ -33,20 +33,16 @@ double waveCycles(klaraptor_mwp_cwp_inputs In, const klaraptor_mwp_cwp_hw &HW,
 klaraptor_waves_terms waves(const klaraptor_mwp_cwp_inputs *In,
                             const klaraptor_mwp_cwp_hw *HW) {
   klaraptor_waves_terms T{};
-  T.cycles = HUGE_VAL;
-  if (!In || !HW)
-    return T;
   // The guards of MWP-CWP (empty grid, no SMs, a block that cannot be
   // resident) and the occupancy: one evaluation of the launch as it is.
-  klaraptor_mwp_cwp_terms Whole{};
-  T.cycles = klaraptor_mwp_cwp_evaluate(In, HW, &Whole);
-  if (!(In->blocks > 0) || !std::isfinite(T.cycles))
+  klaraptor::model::BusiestSm B = klaraptor::model::busiestSm(In, HW);
+  T.cycles = B.Cycles;
+  if (!B.Ok)
     return T;
-  double ABPS = Whole.active_blocks_per_sm;
+  double ABPS = B.ActiveBlocksPerSm;
   T.active_blocks_per_sm = ABPS;
-  T.active_sms = klaraptor::model::activeSms(In->blocks, HW->active_sms);
-  T.busiest_sm_blocks =
-      klaraptor::model::busiestSmBlocks(In->blocks, HW->active_sms);
+  T.active_sms = B.ActiveSms;
+  T.busiest_sm_blocks = B.Blocks;
   T.full_waves = std::floor(T.busiest_sm_blocks / ABPS);
   T.tail_blocks = T.busiest_sm_blocks - T.full_waves * ABPS;
   if (T.full_waves > 0)

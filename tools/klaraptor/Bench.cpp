@@ -718,7 +718,8 @@ int runBench(const Args &A) {
     const std::string BenchFile = Dir + "/bench.jsonl";
     ::unlink(BenchFile.c_str());
     bool Ok = true;
-    for (const auto &Tuple : sizeTuples(TestSpec)) {
+    const auto TestTuples = sizeTuples(TestSpec);
+    for (const auto &Tuple : TestTuples) {
       const std::string N = tupleLabel(Tuple);
       const std::string Tag = tupleFileTag(Tuple);
       std::vector<std::string> Argv = {Dir + "/tuned"};
@@ -754,7 +755,7 @@ int runBench(const Args &A) {
       C.SearchSeconds += R.SearchSeconds;
       C.SearchGpuNs += R.SearchGpuNs;
     }
-    C.Sizes = unsigned(sizeTuples(TestSpec).size());
+    C.Sizes = unsigned(TestTuples.size());
     Rows.insert(Rows.end(), Mine.begin(), Mine.end());
     AllCosts.push_back(C);
   }

@@ -15,6 +15,7 @@
 #include "DeviceProfile.h"
 #include "klaraptor/mwp_cwp.h"
 
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
@@ -71,6 +72,18 @@ double activeSms(double Blocks, double SMs);
 /// ceil(Blocks / activeSms) (the wave and roofline models, the dispatch
 /// bound).
 double busiestSmBlocks(double Blocks, double SMs);
+
+/// What the models that cost the busiest SM (waves, roofline) start from:
+/// MWP-CWP's evaluation of the launch, for its guards and its occupancy.
+struct BusiestSm {
+  /// False when a guard decided (no inputs, an empty grid, no SMs, a block
+  /// that cannot be resident): the model returns Cycles as it is.
+  bool Ok = false;
+  double Cycles = HUGE_VAL; ///< MWP-CWP's cycles (the guard's result)
+  double ActiveBlocksPerSm = 0, ActiveSms = 0, Blocks = 0;
+};
+BusiestSm busiestSm(const klaraptor_mwp_cwp_inputs *In,
+                    const klaraptor_mwp_cwp_hw *HW);
 
 /// The MWP-CWP model ("mwp-cwp").
 class MwpCwpModel : public PerformanceModel {
