@@ -32,14 +32,32 @@ Models:
                    wave's latency) instead of a fraction
   mwp-cwp*roofline the geometric mean of the mwp-cwp and roofline-active
                    predictions (MWP-CWP's ties broken by the roofline)
+  mwp-cwp+dispatch-sum
+                   the recorded mwp-cwp prediction plus the busiest SM's
+                   blocks x timing.block_launch_cycles (the dispatch cost
+                   added instead of taken as a bound)
+  mwp-cwp*estimate the geometric mean of the mwp-cwp prediction and the
+                   emulator's estimate at the judged size (an upper bound on
+                   what fitting the estimate could add: the estimate itself
+                   is not fitted here)
 
 Usage: scripts/model-playground.py --device PROFILE [--block-launch-cycles C]
            [--set KEY=VALUE]... [--margin X] [--label TEXT] [--list MODEL]
-           JUDGE.json...
+           [--top-k K [--spread]] JUDGE.json...
 
 --list MODEL also prints that model's pick of every launch, worst first.
 --set KEY=VALUE replaces one of the profile's values the models read (e.g.
 timing.dram.latency=480), to see how a model's picks move with it.
+--top-k K also prints, per model, what online refinement over K shapes would
+reach: the best measured among the first K of the model's order (the pick
+first), as the judge's top-3 line does for the judged model:
+
+  LABEL: MODEL top-K best/chosen geomean G worst W (KERNEL N SHAPE) over L launches
+
+--spread fills the slots after the model's two first shapes with the shapes
+predicted within the margin of the least prediction (the ones the model cannot
+tell apart) that differ most from those already taken (sum of |log2| of the
+block dimensions' ratios), instead of the model's next ones.
 
 PROFILE is a .device file (profiler/devices/, or a probed one); its
 timing.block_launch_cycles is used unless --block-launch-cycles is given.
@@ -172,7 +190,37 @@ def roofline_ns(dev, fitted, active=False, whole_waves=False):
     return max(issue, bandwidth, latency, dispatch) / dev['ghz']
 
 
-def judge(launches, predict, margin, picks=None):
+def shape_distance(a, b):
+    """Sum over the block dimensions of |log2| of their ratio ('32x8x1')."""
+    return sum(abs(math.log2(int(x)) - math.log2(int(y)))
+               for x, y in zip(a.split('x'), b.split('x')))
+
+
+def refinement_slots(ranked, margin, k, spread):
+    """The k shapes online refinement would time: the model's order (the
+    pick first); with spread, the slots after the first two go to the shapes
+    within the margin of the least prediction that differ most from those
+    taken."""
+    if not spread:
+        return ranked[:k]
+    taken = ranked[:min(k, 2)]
+    least = min(r[0] for r in ranked)
+    tied = [r for r in ranked if r[0] <= least * (1 + margin)]
+    while len(taken) < k:
+        rest = [r for r in tied if r not in taken]
+        if not rest:
+            break
+        taken.append(max(rest, key=lambda r: (
+            min(shape_distance(r[2], t[2]) for t in taken), -r[0])))
+    for r in ranked:
+        if len(taken) >= k:
+            break
+        if r not in taken:
+            taken.append(r)
+    return taken
+
+
+def judge(launches, predict, margin, picks=None, top_k=0, spread=False):
     logs, worst = [], (math.inf, '')
     for launch in launches:
         shapes = launch.get('predictions', [])
@@ -193,6 +241,9 @@ def judge(launches, predict, margin, picks=None):
         own = [r for r in ranked if not r[1]]
         if own and not ranked[0][0] < own[0][0] * (1 - margin):
             pick = own[0]
+        if top_k > 0:
+            order = [pick] + [r for r in ranked if r is not pick]
+            pick = min(refinement_slots(order, margin, top_k, spread), key=lambda r: r[3])
         ratio = best / pick[3]
         if picks is not None:
             best_shape = min(shapes, key=lambda s: s['measured_ns'])['shape']
@@ -214,8 +265,17 @@ def main():
     ap.add_argument('--label', default='playground')
     ap.add_argument('--list', metavar='MODEL',
                     help="also print that model's pick of every launch, worst first")
+    ap.add_argument('--top-k', type=int, default=0, metavar='K',
+                    help='also print what refinement over K shapes reaches')
+    ap.add_argument('--spread', action='store_true',
+                    help="with --top-k: fill the slots after the first two with "
+                         "the model's tied shapes that differ most")
     ap.add_argument('json', nargs='+')
     args = ap.parse_args()
+    if args.top_k < 0:
+        sys.exit('model-playground: error: --top-k must be >= 0')
+    if args.spread and args.top_k == 0:
+        sys.exit('model-playground: error: --spread needs --top-k K')
     dev = read_device(args.device, args.set)
     if args.block_launch_cycles is not None:
         if not (args.block_launch_cycles >= 0):
@@ -242,6 +302,12 @@ def main():
             return None if t is None else max(t, dispatch_ns(dev, s['fitted']))
         return g
 
+    def summed(f):
+        def g(s):
+            t = f(s)
+            return None if t is None else t + dispatch_ns(dev, s.get('fitted') or {})
+        return g
+
     roof = lambda s: roofline_ns(dev, s['fitted']) if s.get('fitted') else None
     roof_active = (lambda s: roofline_ns(dev, s['fitted'], active=True)
                    if s.get('fitted') else None)
@@ -259,7 +325,9 @@ def main():
               ('mwp-cwp+dispatch', floored(recorded('model_ns'))),
               ('waves+dispatch', floored(recorded('other_model_ns'))),
               ('roofline-whole-waves', roof_waves),
-              ('mwp-cwp*roofline', geomean(recorded('model_ns'), roof_active))]
+              ('mwp-cwp*roofline', geomean(recorded('model_ns'), roof_active)),
+              ('mwp-cwp+dispatch-sum', summed(recorded('model_ns'))),
+              ('mwp-cwp*estimate', geomean(recorded('model_ns'), recorded('estimate_ns')))]
     print(f"{args.label}: device {args.device}, block_launch_cycles "
           f"{dev['block_launch']:g}, margin {args.margin:g}"
           + (f", set {' '.join(args.set)}" if args.set else ''))
@@ -278,6 +346,11 @@ def main():
         g, (w, where), n = r
         print(f'{args.label}: {name} best/chosen geomean {g:.3f} worst {w:.3f} '
               f'({where}) over {n} launches')
+        if args.top_k > 0:
+            g, (w, where), n = judge(launches, predict, args.margin,
+                                     top_k=args.top_k, spread=args.spread)
+            print(f'{args.label}: {name} top-{args.top_k}{" spread" if args.spread else ""} '
+                  f'best/chosen geomean {g:.3f} worst {w:.3f} ({where}) over {n} launches')
 
 
 if __name__ == '__main__':
