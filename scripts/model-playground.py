@@ -36,6 +36,12 @@ Models:
                    the recorded mwp-cwp prediction plus the busiest SM's
                    blocks x timing.block_launch_cycles (the dispatch cost
                    added instead of taken as a bound)
+  mwp-cwp-recomputed
+                   MWP-CWP computed here from the fitted counts and the
+                   profile, as model/MwpCwp.cpp does (without a bound); with
+                   the defaults its predictions are the recorded mwp-cwp ones.
+                   --coalesced-sectors S classifies an access kind as
+                   coalesced up to S sectors per request (the model's 4)
   mwp-cwp*estimate the geometric mean of the mwp-cwp prediction and the
                    emulator's estimate at the judged size (an upper bound on
                    what fitting the estimate could add: the estimate itself
@@ -43,7 +49,7 @@ Models:
 
 Usage: scripts/model-playground.py --device PROFILE [--block-launch-cycles C]
            [--set KEY=VALUE]... [--margin X] [--label TEXT] [--list MODEL]
-           [--top-k K [--spread]] JUDGE.json...
+           [--top-k K [--spread]] [--coalesced-sectors S] JUDGE.json...
 
 --list MODEL also prints that model's pick of every launch, worst first.
 --set KEY=VALUE replaces one of the profile's values the models read (e.g.
@@ -98,7 +104,12 @@ def device_keys(path, seen=()):
 NEED = ['multiProcessorCount', 'clockRate', 'maxThreadsPerMultiProcessor',
         'maxBlocksPerMultiProcessor', 'regsPerMultiprocessor',
         'timing.dram.gap', 'timing.dram.latency', 'mwp.issue_cycles']
-OPTIONAL = ['regAllocUnitSize', 'timing.block_launch_cycles']
+OPTIONAL = ['regAllocUnitSize', 'timing.block_launch_cycles',
+            'sharedMemPerMultiprocessor', 'reservedSharedMemPerBlock',
+            'sharedMemAllocUnitSize']
+# MWP-CWP's own parameters (docs/models.md, "Parameters").
+MWP = ['mwp.departure_del_coal', 'mwp.departure_del_uncoal',
+       'mwp.mem_bandwidth_gbs', 'mwp.load_bytes_per_warp']
 
 
 def read_device(path, overrides=()):
@@ -106,9 +117,9 @@ def read_device(path, overrides=()):
     for item in overrides:
         k, sep, v = item.partition('=')
         k, v = k.strip(), v.strip()
-        if not sep or k not in NEED + OPTIONAL:
+        if not sep or k not in NEED + OPTIONAL + MWP:
             sys.exit(f"model-playground: error: --set '{item}': expected KEY=VALUE "
-                     f"with KEY one of {', '.join(NEED + OPTIONAL)}")
+                     f"with KEY one of {', '.join(NEED + OPTIONAL + MWP)}")
         try:
             ok = float(v) >= 0
         except ValueError:
@@ -119,7 +130,7 @@ def read_device(path, overrides=()):
         keys[k] = v
     need = ['multiProcessorCount', 'clockRate', 'maxThreadsPerMultiProcessor',
             'maxBlocksPerMultiProcessor', 'regsPerMultiprocessor',
-            'timing.dram.gap', 'timing.dram.latency', 'mwp.issue_cycles']
+            'timing.dram.gap', 'timing.dram.latency', 'mwp.issue_cycles'] + MWP
     missing = [k for k in need if k not in keys]
     if missing:
         sys.exit(f"model-playground: error: {path} lacks {', '.join(missing)}")
@@ -136,11 +147,22 @@ def read_device(path, overrides=()):
         'issue': num('mwp.issue_cycles'),
         'block_launch': num('timing.block_launch_cycles')
         if 'timing.block_launch_cycles' in keys else 0.0,
+        'shared': num('sharedMemPerMultiprocessor')
+        if 'sharedMemPerMultiprocessor' in keys else 0.0,
+        'shared_reserved': num('reservedSharedMemPerBlock')
+        if 'reservedSharedMemPerBlock' in keys else 0.0,
+        'shared_unit': num('sharedMemAllocUnitSize')
+        if 'sharedMemAllocUnitSize' in keys else 1.0,
+        'departure_coal': num('mwp.departure_del_coal'),
+        'departure_uncoal': num('mwp.departure_del_uncoal'),
+        'bandwidth_gbs': num('mwp.mem_bandwidth_gbs'),
+        'load_bytes_per_warp': num('mwp.load_bytes_per_warp'),
     }
 
 
-def resident_blocks(dev, threads, regs):
-    """Blocks per SM by threads, the block limit and registers."""
+def resident_blocks(dev, threads, regs, shared=0.0):
+    """Blocks per SM by threads, the block limit, registers and shared memory
+    (the block's bytes plus the per-block reservation, in allocation units)."""
     warps = math.ceil(threads / 32)
     if warps * 32 > dev['threads']:
         return 0
@@ -148,7 +170,78 @@ def resident_blocks(dev, threads, regs):
     if regs > 0:
         per_warp = math.ceil(regs * 32 / dev['reg_unit']) * dev['reg_unit']
         a = min(a, dev['regs'] // (per_warp * warps))
+    per_block = shared + dev['shared_reserved']
+    if per_block > 0 and dev['shared'] > 0:
+        unit = max(1.0, dev['shared_unit'])
+        a = min(a, dev['shared'] // (math.ceil(per_block / unit) * unit))
     return a
+
+
+def fitted_shared(fitted):
+    return (fitted.get('static_shared_bytes', 0)
+            + fitted.get('dynamic_shared_bytes_per_block', 0))
+
+
+def mwp_cwp_ns(dev, fitted, coalesced_sectors=4.0):
+    """MWP-CWP from fitted counts: the mapping of model/PerformanceModel.cpp
+    (inputsFromMetrics) and the equations and guards of model/MwpCwp.cpp."""
+    blocks = fitted.get('blocks_launched', 0)
+    threads = fitted.get('threads_per_block', 0)
+    if not blocks > 0:
+        return 0.0
+    if not threads > 0:
+        return math.inf
+    warps = fitted.get('warps_launched', 0) or blocks * math.ceil(threads / 32)
+    coal = coal_tx = uncoal = uncoal_tx = 0.0
+    for kind in ('load', 'store', 'atomic'):
+        requests = fitted.get(f'global_{kind}_requests', 0)
+        sectors = fitted.get(f'global_{kind}_sectors', 0)
+        if not requests > 0:
+            continue
+        if sectors / requests <= coalesced_sectors:
+            coal += requests
+            coal_tx += requests * max(1.0, math.ceil(sectors / requests / 4))
+        else:
+            uncoal += requests
+            uncoal_tx += sectors
+    comp = max(0.0, fitted.get('inst_executed', 0) - coal - uncoal) / warps
+    coal_per, uncoal_per = (max(1.0, coal_tx / coal) if coal > 0 else 1.0,
+                            max(1.0, uncoal_tx / uncoal) if uncoal > 0 else 1.0)
+    coal, uncoal = coal / warps, uncoal / warps
+    synch = fitted.get('inst_barrier', 0) / warps
+    resident = resident_blocks(dev, threads, fitted.get('registers_per_thread', 0),
+                               fitted_shared(fitted))
+    if resident <= 0:
+        return math.inf
+    n = math.ceil(threads / 32) * resident
+    sms = min(dev['sms'], math.ceil(blocks))
+    rep = blocks / (resident * sms)
+    mem = coal + uncoal
+    comp_cycles = dev['issue'] * (comp + mem)
+    if not mem > 0:
+        return comp_cycles * n * rep / dev['ghz']
+    lat_uncoal = dev['dram_latency'] + (uncoal_per - 1) * dev['departure_uncoal']
+    lat_coal = dev['dram_latency'] + (coal_per - 1) * dev['departure_coal']
+    w_uncoal, w_coal = uncoal / mem, coal / mem
+    lat = lat_uncoal * w_uncoal + lat_coal * w_coal
+    departure = (dev['departure_uncoal'] * uncoal_per * w_uncoal
+                 + dev['departure_coal'] * w_coal)
+    mwp = min(lat / departure, n) if departure > 0 else n
+    bw_per_warp = dev['ghz'] * dev['load_bytes_per_warp'] / lat if lat > 0 else 0
+    if dev['bandwidth_gbs'] > 0 and bw_per_warp > 0:
+        mwp = min(mwp, dev['bandwidth_gbs'] / (bw_per_warp * sms))
+    mwp = max(mwp, 1.0)
+    mem_cycles = lat_uncoal * uncoal + lat_coal * coal
+    cwp = min((mem_cycles + comp_cycles) / comp_cycles, n) if comp_cycles > 0 else n
+    comp_per_mem = comp_cycles / mem
+    if mwp == n and cwp == n:
+        cycles = (mem_cycles + comp_cycles + comp_per_mem * (mwp - 1)) * rep
+    elif cwp >= mwp or comp_cycles > mem_cycles:
+        cycles = (mem_cycles * n / mwp + comp_per_mem * (mwp - 1)) * rep
+    else:
+        cycles = (lat + comp_cycles * n) * rep
+    cycles += departure * (mwp - 1) * synch * resident * rep
+    return cycles / dev['ghz']
 
 
 def busiest_blocks(dev, blocks):
@@ -167,7 +260,8 @@ def roofline_ns(dev, fitted, active=False, whole_waves=False):
     threads = fitted.get('threads_per_block', 0)
     if not (blocks > 0 and threads > 0):
         return None
-    resident = resident_blocks(dev, threads, fitted.get('registers_per_thread', 0))
+    resident = resident_blocks(dev, threads, fitted.get('registers_per_thread', 0),
+                               fitted_shared(fitted))
     if resident <= 0:
         return math.inf
     warps = math.ceil(threads / 32)
@@ -270,8 +364,12 @@ def main():
     ap.add_argument('--spread', action='store_true',
                     help="with --top-k: fill the slots after the first two with "
                          "the model's tied shapes that differ most")
+    ap.add_argument('--coalesced-sectors', type=float, default=4.0, metavar='S',
+                    help='mwp-cwp-recomputed: coalesced up to S sectors per request')
     ap.add_argument('json', nargs='+')
     args = ap.parse_args()
+    if not args.coalesced_sectors > 0:
+        sys.exit('model-playground: error: --coalesced-sectors must be > 0')
     if args.top_k < 0:
         sys.exit('model-playground: error: --top-k must be >= 0')
     if args.spread and args.top_k == 0:
@@ -327,9 +425,14 @@ def main():
               ('roofline-whole-waves', roof_waves),
               ('mwp-cwp*roofline', geomean(recorded('model_ns'), roof_active)),
               ('mwp-cwp+dispatch-sum', summed(recorded('model_ns'))),
+              ('mwp-cwp-recomputed',
+               lambda s: mwp_cwp_ns(dev, s['fitted'], args.coalesced_sectors)
+               if s.get('fitted') else None),
               ('mwp-cwp*estimate', geomean(recorded('model_ns'), recorded('estimate_ns')))]
     print(f"{args.label}: device {args.device}, block_launch_cycles "
           f"{dev['block_launch']:g}, margin {args.margin:g}"
+          + (f", coalesced up to {args.coalesced_sectors:g} sectors"
+             if args.coalesced_sectors != 4 else '')
           + (f", set {' '.join(args.set)}" if args.set else ''))
     if args.list and args.list not in [m[0] for m in models]:
         sys.exit(f"model-playground: error: --list: no model '{args.list}' "
