@@ -76,6 +76,11 @@ for t in "${selected[@]}"; do
   limit=(-max_total_time="$seconds")
   [ -n "$runs" ] && limit=(-runs="$runs")
   before=$(find "$corpus" -type f | wc -l)
+  # Findings of earlier runs stay in $findings: only what this run writes
+  # counts, and the older ones are named after the figures.
+  start=$build/fuzz/.start-$t
+  touch "$start"
+  older=$(find "$findings" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
   extra=""
   [ "$jobs" = 1 ] || extra=-fork=$jobs
   [ -z "$seed" ] || extra="$extra -seed=$seed"
@@ -87,11 +92,14 @@ for t in "${selected[@]}"; do
   after=$(find "$corpus" -type f | wc -l)
   done_runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
   [ -n "$done_runs" ] || done_runs=$(grep -o 'Done [0-9]* runs' "$log" | tail -1 | grep -o '[0-9]*' || echo 0)
-  crashes=$(find "$findings" -name 'crash-*' | wc -l)
-  timeouts=$(find "$findings" -name 'timeout-*' | wc -l)
-  ooms=$(find "$findings" -name 'oom-*' | wc -l)
+  crashes=$(find "$findings" -name 'crash-*' -newer "$start" | wc -l)
+  timeouts=$(find "$findings" -name 'timeout-*' -newer "$start" | wc -l)
+  ooms=$(find "$findings" -name 'oom-*' -newer "$start" | wc -l)
+  rm -f "$start"
   printf 'fuzz: %-8s %10s runs  %5d new corpus entries  %d crashes  %d timeouts  %d out-of-memory\n' \
     "$t" "$done_runs" $((after - before)) "$crashes" "$timeouts" "$ooms"
+  [ "$older" = 0 ] ||
+    echo "fuzz: $t: $older findings of earlier runs in $findings (not counted; replay them with $bin FILE)"
   if [ "$rc" != 0 ] || [ "$crashes" != 0 ] || [ "$timeouts" != 0 ] || [ "$ooms" != 0 ]; then
     status=1
     echo "fuzz: $t: see $log and $findings" >&2

@@ -8,7 +8,7 @@ import lit.formats
 config.name = "klaraptor"
 config.test_format = lit.formats.ShTest(not lit_config.noExecute)
 config.suffixes = [".cu", ".ll", ".c", ".cpp", ".test"]
-config.excludes = ["Inputs", "Fuzz", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.klaraptor_obj_root, "test")
 
