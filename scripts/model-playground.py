@@ -10,6 +10,9 @@ more than the margin), and prints best/chosen as the judge does:
 
   LABEL: MODEL best/chosen geomean G worst W (KERNEL N SHAPE) over K launches
 
+after a line on the size of MWP-CWP's predictions (recorded over measured,
+every judged shape: geometric mean and the 10th, 50th and 90th percentiles).
+
 Models:
   mwp-cwp, waves   the predictions recorded in the JSON (the judge's own)
   roofline         the busiest SM's time as the largest of four bounds, from
@@ -42,6 +45,13 @@ Models:
                    the defaults its predictions are the recorded mwp-cwp ones.
                    --coalesced-sectors S classifies an access kind as
                    coalesced up to S sectors per request (the model's 4)
+  mwp-cwp-rescaled+dispatch
+                   a diagnostic, not a model the runtime could evaluate: each
+                   launch's mwp-cwp predictions scaled by one factor, the
+                   geometric mean over its shapes of the emulator's estimate
+                   over MWP-CWP's prediction (the order of its shapes is
+                   MWP-CWP's), then the block-dispatch bound: what the bound
+                   does once MWP-CWP's times are of the right size
   mwp-cwp*estimate the geometric mean of the mwp-cwp prediction and the
                    emulator's estimate at the judged size (an upper bound on
                    what fitting the estimate could add: the estimate itself
@@ -418,6 +428,23 @@ def main():
             return None if x is None or y is None else math.sqrt(x * y)
         return g
 
+    # Per launch, the factor that brings MWP-CWP's predictions to the size of
+    # the emulator's estimates (mwp-cwp-rescaled+dispatch).
+    for launch in launches:
+        pairs = [s for s in launch.get('predictions', [])
+                 if (s.get('model_ns') or 0) > 0 and (s.get('estimate_ns') or 0) > 0
+                 and math.isfinite(s['model_ns'])]
+        scale = (math.exp(sum(math.log(s['estimate_ns'] / s['model_ns']) for s in pairs)
+                         / len(pairs)) if pairs else None)
+        for s in launch.get('predictions', []):
+            s['_estimate_scale'] = scale if s in pairs else None
+
+    def rescaled(s):
+        if s.get('_estimate_scale') is None:
+            return None
+        return max(s['_estimate_scale'] * s['model_ns'],
+                   dispatch_ns(dev, s.get('fitted') or {}))
+
     models = [('mwp-cwp', recorded('model_ns')), ('waves', recorded('other_model_ns')),
               ('roofline', roof), ('roofline-active', roof_active),
               ('mwp-cwp+dispatch', floored(recorded('model_ns'))),
@@ -428,12 +455,22 @@ def main():
               ('mwp-cwp-recomputed',
                lambda s: mwp_cwp_ns(dev, s['fitted'], args.coalesced_sectors)
                if s.get('fitted') else None),
+              ('mwp-cwp-rescaled+dispatch', rescaled),
               ('mwp-cwp*estimate', geomean(recorded('model_ns'), recorded('estimate_ns')))]
     print(f"{args.label}: device {args.device}, block_launch_cycles "
           f"{dev['block_launch']:g}, margin {args.margin:g}"
           + (f", coalesced up to {args.coalesced_sectors:g} sectors"
              if args.coalesced_sectors != 4 else '')
           + (f", set {' '.join(args.set)}" if args.set else ''))
+    ratios = sorted(math.log(s['model_ns'] / s['measured_ns'])
+                    for l in launches for s in l.get('predictions', [])
+                    if (s.get('model_ns') or 0) > 0 and math.isfinite(s['model_ns'])
+                    and s.get('measured_ns', 0) > 0)
+    if ratios:
+        at = lambda q: math.exp(ratios[min(len(ratios) - 1, int(q * len(ratios)))])
+        print(f'{args.label}: mwp-cwp predicted/measured geomean '
+              f'{math.exp(sum(ratios) / len(ratios)):.2f} (10th percentile {at(0.1):.2f}, '
+              f'median {at(0.5):.2f}, 90th {at(0.9):.2f}) over {len(ratios)} shapes')
     if args.list and args.list not in [m[0] for m in models]:
         sys.exit(f"model-playground: error: --list: no model '{args.list}' "
                  f"({', '.join(m[0] for m in models)})")
