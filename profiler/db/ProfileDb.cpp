@@ -716,9 +716,11 @@ bool ProfileDb::samplesOf(int64_t Kernel, std::vector<SampleRow> &Rows,
     M.bind(1, S.i64(0));
     int MRc;
     while ((MRc = M.step()) == SQLITE_ROW) {
-      if (!M.isNumber(1) || !std::isfinite(M.dbl(1))) {
+      // Every metric is a count, a size, a time or a rate (docs/metrics.md):
+      // a negative one is a damaged database, not a value to fit.
+      if (!M.isNumber(1) || !std::isfinite(M.dbl(1)) || M.dbl(1) < 0) {
         Error = Where + ": metric '" + M.text(0) + "' is '" + M.text(1) +
-                "', not a finite number";
+                "', not a finite number >= 0";
         return false;
       }
       R.Metrics[M.text(0)] = M.dbl(1);

@@ -190,8 +190,10 @@ bool readDatasetFrom(std::istream &In, const std::string &Path, Dataset &D,
       S.Status = getStr(J, "status");
       for (const auto &[K, X] : sortedMembers(*Metrics)) {
         std::optional<double> V = X->getAsNumber();
-        if (!V)
-          return Bad("metric '" + K.str() + "' must be a number");
+        // As the profile database's reader: every metric is a count, a
+        // size, a time or a rate.
+        if (!V || *V < 0)
+          return Bad("metric '" + K.str() + "' must be a number >= 0");
         S.Metrics.push_back({K.str(), *V});
       }
       D.Launches.back().Samples.push_back(std::move(S));
