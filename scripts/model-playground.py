@@ -138,10 +138,7 @@ def read_device(path, overrides=()):
             sys.exit(f"model-playground: error: --set '{item}': the value must be "
                      "a number >= 0")
         keys[k] = v
-    need = ['multiProcessorCount', 'clockRate', 'maxThreadsPerMultiProcessor',
-            'maxBlocksPerMultiProcessor', 'regsPerMultiprocessor',
-            'timing.dram.gap', 'timing.dram.latency', 'mwp.issue_cycles'] + MWP
-    missing = [k for k in need if k not in keys]
+    missing = [k for k in NEED + MWP if k not in keys]
     if missing:
         sys.exit(f"model-playground: error: {path} lacks {', '.join(missing)}")
     num = lambda k: float(keys[k].split()[0])
