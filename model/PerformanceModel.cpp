@@ -25,19 +25,23 @@ bool hardwareParamsFromProfile(const devices::DeviceProfile &P,
   H.Profile = P;
   klaraptor_mwp_cwp_hw &W = H.Mwp;
   W = klaraptor_mwp_cwp_hw{};
+  // The profile as the user named it: a file's path, not only the name it
+  // declares or inherits.
+  std::string Which = "device profile '" + P.Id + "'";
+  if (!P.Origin.empty() && P.Origin != "built-in")
+    Which += " (" + P.Origin + ")";
   for (const std::string &K : devices::mwpKeys())
     if (!P.Mwp.count(K)) {
-      Error = "device profile '" + P.Id + "' has no 'mwp." + K + "'";
+      Error = Which + " has no 'mwp." + K + "'";
       return false;
     }
   auto DramLatency = P.Timing.find("dram.latency");
   if (DramLatency == P.Timing.end()) {
-    Error = "device profile '" + P.Id + "' has no 'timing.dram.latency'";
+    Error = Which + " has no 'timing.dram.latency'";
     return false;
   }
   if (P.ClockRate <= 0 || P.MultiProcessorCount <= 0) {
-    Error = "device profile '" + P.Id +
-            "' needs clockRate and multiProcessorCount";
+    Error = Which + " needs a clockRate and a multiProcessorCount above 0";
     return false;
   }
   W.mem_ld = DramLatency->second;
