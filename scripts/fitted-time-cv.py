@@ -83,15 +83,12 @@ def features(dev, shape):
                    for k in ('load', 'store', 'atomic'))
     sectors = sum(fitted.get(f'global_{k}_sectors', 0)
                   for k in ('load', 'store', 'atomic'))
-    ghz = dev['ghz']
-    issue = busy * fitted.get('inst_executed', 0) / blocks * dev['issue'] / ghz
-    dram = busy * sectors / blocks * dev['dram_gap'] / ghz
-    latency = (busy / resident * requests / blocks / warps * dev['dram_latency'] / ghz
-               if requests > 0 else 0.0)
+    bounds = playground.roofline_bounds(dev, fitted)
     tiny = 1e-3  # ns: a bound of 0 (no memory, no instructions) stays finite
     width = int(shape['shape'].split('x')[0])
-    return [math.log(model), math.log(issue + tiny), math.log(dram + tiny),
-            math.log(latency + tiny), math.log(busy), math.log(warps),
+    return [math.log(model), math.log(bounds['issue'] + tiny),
+            math.log(bounds['dram'] + tiny), math.log(bounds['latency'] + tiny),
+            math.log(busy), math.log(warps),
             math.log(resident * warps / (dev['threads'] / 32)),
             math.log(sectors / requests if requests > 0 else 1.0),
             math.log(min(width, 32)), math.log(busy / (blocks / sms)),
@@ -117,6 +114,18 @@ class Judge:
             shapes = [(s, f) for s, f in shapes if f is not None]
             if len(shapes) >= 2:
                 self.rows.append((launch, shapes))
+        # The judged launches, and each usable shape's features by identity.
+        self.judged = [launch for launch, _ in self.rows]
+        self.features = {id(s): f for _, shapes in self.rows for s, f in shapes}
+
+    def judge(self, predict, margin):
+        """The playground's judge (the runtime's rule) over the usable shapes:
+        predict(shape, features)."""
+        return playground.judge(
+            self.judged,
+            lambda s: (predict(s, self.features[id(s)]) if id(s) in self.features
+                       else None),
+            margin)
 
 
 def centred(judges, cols):
@@ -160,25 +169,6 @@ def fit(judges, cols, ridge):
           for j in range(n)] for i in range(n)]
     b = [sum(row[i] * t for row, t in zip(X, y)) for i in range(n)]
     return solve(A, b)
-
-
-def judge(j, predict, margin):
-    """Geomean best/chosen, worst, launches: the runtime's pick by predict."""
-    logs, worst = [], (math.inf, '')
-    for launch, shapes in j.rows:
-        best = min(s['measured_ns'] for s in launch['predictions'])
-        requested = launch['picks']['requested']['shape']
-        ranked = sorted(((predict(s, f), s['shape'] != requested, s['shape'],
-                          s['measured_ns']) for s, f in shapes))
-        pick = ranked[0]
-        own = [r for r in ranked if not r[1]]
-        if own and not ranked[0][0] < own[0][0] * (1 - margin):
-            pick = own[0]
-        ratio = best / pick[3]
-        logs.append(math.log(ratio))
-        if ratio < worst[0]:
-            worst = (ratio, f"{launch['kernel']} {launch['data']} {pick[2]}")
-    return math.exp(sum(logs) / len(logs)), worst, len(logs)
 
 
 def main():
@@ -228,7 +218,7 @@ def main():
             for name, predict in (
                     (f"fitted-time (trained on {', '.join(train)})", fitted_ns),
                     ('mwp-cwp', lambda s, f: s['model_ns'])):
-                g, (worst, where), n = judge(j, predict, args.margin)
+                g, (worst, where), n = j.judge(predict, args.margin)
                 print(f'{label}: {name} best/chosen geomean {g:.3f} worst '
                       f'{worst:.3f} ({where}) over {n} launches')
         print(f"weights (trained on {', '.join(train)}): "

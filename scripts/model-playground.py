@@ -262,7 +262,10 @@ def dispatch_ns(dev, fitted):
     return busiest_blocks(dev, blocks) * dev['block_launch'] / dev['ghz']
 
 
-def roofline_ns(dev, fitted, active=False, whole_waves=False):
+def roofline_bounds(dev, fitted, active=False, whole_waves=False):
+    """The roofline's four bounds on the busiest SM's time, ns: a dict with
+    issue, dram, latency and dispatch; None for an empty grid or block, and
+    +inf bounds for a block that cannot be resident."""
     blocks = fitted.get('blocks_launched', 0)
     threads = fitted.get('threads_per_block', 0)
     if not (blocks > 0 and threads > 0):
@@ -270,7 +273,7 @@ def roofline_ns(dev, fitted, active=False, whole_waves=False):
     resident = resident_blocks(dev, threads, fitted.get('registers_per_thread', 0),
                                fitted_shared(fitted))
     if resident <= 0:
-        return math.inf
+        return dict.fromkeys(('issue', 'dram', 'latency', 'dispatch'), math.inf)
     warps = math.ceil(threads / 32)
     busy = busiest_blocks(dev, blocks)
     per_block = lambda *keys: sum(fitted.get(k, 0) for k in keys) / blocks
@@ -278,17 +281,22 @@ def roofline_ns(dev, fitted, active=False, whole_waves=False):
                          'global_atomic_requests')
     sectors = per_block('global_load_sectors', 'global_store_sectors',
                         'global_atomic_sectors')
-    issue = busy * per_block('inst_executed') * dev['issue']
-    bandwidth = busy * sectors * dev['dram_gap']
     # The resident warps overlap their requests; with active=True only those
     # with a thread inside the data do (idle warps exit at once).
     overlap = warps
     if active and fitted.get('active_warps', 0) > 0:
         overlap = min(warps, fitted['active_warps'] / blocks)
     waves = math.ceil(busy / resident) if whole_waves else busy / resident
-    latency = waves * (requests / overlap) * dev['dram_latency']
-    dispatch = busy * dev['block_launch']
-    return max(issue, bandwidth, latency, dispatch) / dev['ghz']
+    cycles = {'issue': busy * per_block('inst_executed') * dev['issue'],
+              'dram': busy * sectors * dev['dram_gap'],
+              'latency': waves * (requests / overlap) * dev['dram_latency'],
+              'dispatch': busy * dev['block_launch']}
+    return {k: v / dev['ghz'] for k, v in cycles.items()}
+
+
+def roofline_ns(dev, fitted, active=False, whole_waves=False):
+    bounds = roofline_bounds(dev, fitted, active, whole_waves)
+    return None if bounds is None else max(bounds.values())
 
 
 def shape_distance(a, b):
@@ -426,20 +434,20 @@ def main():
         return g
 
     # Per launch, the factor that brings MWP-CWP's predictions to the size of
-    # the emulator's estimates (mwp-cwp-rescaled+dispatch).
+    # the emulator's estimates (mwp-cwp-rescaled+dispatch), by shape.
+    estimate_scale = {}
     for launch in launches:
         pairs = [s for s in launch.get('predictions', [])
                  if (s.get('model_ns') or 0) > 0 and (s.get('estimate_ns') or 0) > 0
                  and math.isfinite(s['model_ns'])]
         scale = (math.exp(sum(math.log(s['estimate_ns'] / s['model_ns']) for s in pairs)
                          / len(pairs)) if pairs else None)
-        for s in launch.get('predictions', []):
-            s['_estimate_scale'] = scale if s in pairs else None
+        estimate_scale.update((id(s), scale) for s in pairs)
 
     def rescaled(s):
-        if s.get('_estimate_scale') is None:
+        if id(s) not in estimate_scale:
             return None
-        return max(s['_estimate_scale'] * s['model_ns'],
+        return max(estimate_scale[id(s)] * s['model_ns'],
                    dispatch_ns(dev, s.get('fitted') or {}))
 
     models = [('mwp-cwp', recorded('model_ns')), ('waves', recorded('other_model_ns')),
