@@ -12,6 +12,9 @@
 # Usage: scripts/examples-judge.sh [OPTIONS]
 #   --gpu NAME      h200 (default) or h100: the measured datasets and the
 #                   device profile (h200, h100-sxm)
+#   --device PROFILE  another device profile for the emulator and the judge
+#                   (a built-in name or a file, e.g. test/data/nvidia-h200/
+#                   probe-2026-11-28.device; default the GPU's built-in)
 #   --only LIST     programs of the manifest, e.g. saxpy,matrix2d (default:
 #                   all that the GPU's folder has a dataset of)
 #   --build DIR     klaraptor's build folder (default: build/ of this tree)
@@ -19,12 +22,13 @@
 #                   ./examples-judge; emptied first)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=$root/build work=$PWD/examples-judge gpu=h200 only=""
+build=$root/build work=$PWD/examples-judge gpu=h200 only="" profile=""
 die() { echo "examples-judge: error: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpu) gpu=${2:?--gpu needs a name}; shift 2 ;;
     --only) only=${2:?--only needs a list}; shift 2 ;;
+    --device) profile=${2:?--device needs a profile}; shift 2 ;;
     --build) build=$(cd "${2:?--build needs a folder}" && pwd); shift 2 ;;
     --work) work=${2:?--work needs a folder}; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
@@ -36,6 +40,14 @@ case "$gpu" in
   h100) measured=$root/test/data/nvidia-h100/examples device=h100-sxm ;;
   *) die "--gpu: no examples dataset for '$gpu' (h200, h100)" ;;
 esac
+if [ -n "$profile" ]; then
+  # A file is named by its absolute path: make-dataset.sh runs elsewhere.
+  if [[ $profile == */* || $profile == *.device ]]; then
+    [ -f "$profile" ] || die "--device: no device profile file '$profile'"
+    profile=$(cd "$(dirname "$profile")" && pwd)/$(basename "$profile")
+  fi
+  device=$profile
+fi
 kl=$build/bin/klaraptor
 [ -x "$kl" ] || die "no klaraptor in $build/bin (build it, or give --build)"
 
