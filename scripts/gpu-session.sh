@@ -38,7 +38,8 @@
 #                    here from emulator profiles (h100-sxm), run with
 #                    KLARAPTOR_REFINE=0 and 3 (decision logs), and every
 #                    admissible shape timed at the same sizes (a times-only
-#                    sweep) -> OUTDIR/refine/ (scripts/refine-report.py)
+#                    sweep, OUTDIR/refine/sweep.jsonl) -> OUTDIR/refine/
+#                    (scripts/refine-report.py)
 #       --resume DIR: a GPU's datasets from an earlier session (DIR/polybench/,
 #       DIR/examples/, e.g. test/data/nvidia-h200): the sizes measured there
 #       are not profiled again and the new datasets are DIR's merged with the
@@ -301,6 +302,8 @@ if step refine; then
         done
       done
     done
+    # The sweep as a dataset, what scripts/refine-report.py reads.
+    "$kl" dataset export --db "$d/sweep.db" --out "$d" --program sweep && rm -f "$d/sweep.db"
   }
   run_step refine 90 refine
 fi

@@ -81,6 +81,10 @@ def main():
     a = ap.parse_args()
     sweep = os.path.join(a.dir, "sweep.jsonl")
     if not os.path.isfile(sweep):
+        db = os.path.join(a.dir, "sweep.db")
+        if os.path.isfile(db):
+            die("no %s, but %s: export it first (klaraptor dataset export "
+                "--db %s --out %s)" % (sweep, db, db, a.dir))
         die("no %s (the refine step's times-only sweep)" % sweep)
     times = read_sweep(sweep)
     rows = []
