@@ -116,7 +116,7 @@ NEED = ['multiProcessorCount', 'clockRate', 'maxThreadsPerMultiProcessor',
         'timing.dram.gap', 'timing.dram.latency', 'mwp.issue_cycles']
 OPTIONAL = ['regAllocUnitSize', 'timing.block_launch_cycles',
             'sharedMemPerMultiprocessor', 'reservedSharedMemPerBlock',
-            'sharedMemAllocUnitSize']
+            'sharedMemAllocUnitSize', 'timing.l1_sectors_per_cycle']
 # MWP-CWP's own parameters (docs/models.md, "Parameters").
 MWP = ['mwp.departure_del_coal', 'mwp.departure_del_uncoal',
        'mwp.mem_bandwidth_gbs', 'mwp.load_bytes_per_warp']
@@ -160,6 +160,10 @@ def read_device(path, overrides=()):
         if 'reservedSharedMemPerBlock' in keys else 0.0,
         'shared_unit': num('sharedMemAllocUnitSize')
         if 'sharedMemAllocUnitSize' in keys else 1.0,
+        # One 128-byte line (4 sectors) through the L1's data path.
+        'line_cycles': 4 / num('timing.l1_sectors_per_cycle')
+        if 'timing.l1_sectors_per_cycle' in keys
+        and num('timing.l1_sectors_per_cycle') > 0 else 1.0,
         'departure_coal': num('mwp.departure_del_coal'),
         'departure_uncoal': num('mwp.departure_del_uncoal'),
         'bandwidth_gbs': num('mwp.mem_bandwidth_gbs'),
@@ -260,6 +264,17 @@ def dispatch_ns(dev, fitted):
     if not (dev['block_launch'] > 0 and blocks > 0):
         return 0.0
     return busiest_blocks(dev, blocks) * dev['block_launch'] / dev['ghz']
+
+
+def lines_ns(dev, fitted):
+    """The busiest SM's load lines through its L1, one line per
+    dev['line_cycles'] (docs/results.md, "What a memory time of the GPU's
+    size looks like"); None without the fitted global_load_lines."""
+    blocks = fitted.get('blocks_launched', 0)
+    if 'global_load_lines' not in fitted or not blocks > 0:
+        return None
+    per_block = max(0.0, fitted['global_load_lines']) / blocks
+    return busiest_blocks(dev, blocks) * per_block * dev['line_cycles'] / dev['ghz']
 
 
 def roofline_bounds(dev, fitted, active=False, whole_waves=False):
@@ -450,6 +465,25 @@ def main():
         return max(estimate_scale[id(s)] * s['model_ns'],
                    dispatch_ns(dev, s.get('fitted') or {}))
 
+    def throughput(s):
+        # The roofline without its latency bound: issue, DRAM, dispatch.
+        b = roofline_bounds(dev, s['fitted']) if s.get('fitted') else None
+        return None if b is None else max(b['issue'], b['dram'], b['dispatch'])
+
+    def plus_lines(f):
+        def g(s):
+            t = f(s)
+            l = lines_ns(dev, s.get('fitted') or {})
+            return None if t is None or l is None else t + l
+        return g
+
+    def max_lines(f):
+        def g(s):
+            t = f(s)
+            l = lines_ns(dev, s.get('fitted') or {})
+            return None if t is None or l is None else max(t, l)
+        return g
+
     models = [('mwp-cwp', recorded('model_ns')), ('waves', recorded('other_model_ns')),
               ('roofline', roof), ('roofline-active', roof_active),
               ('mwp-cwp+dispatch', floored(recorded('model_ns'))),
@@ -461,7 +495,12 @@ def main():
                lambda s: mwp_cwp_ns(dev, s['fitted'], args.coalesced_sectors)
                if s.get('fitted') else None),
               ('mwp-cwp-rescaled+dispatch', rescaled),
-              ('mwp-cwp*estimate', geomean(recorded('model_ns'), recorded('estimate_ns')))]
+              ('mwp-cwp*estimate', geomean(recorded('model_ns'), recorded('estimate_ns'))),
+              ('lines', lambda s: lines_ns(dev, s['fitted']) if s.get('fitted') else None),
+              ('mwp-cwp+lines', plus_lines(recorded('model_ns'))),
+              ('roofline+lines', max_lines(roof_active)),
+              ('mwp-cwp-rescaled+lines', max_lines(rescaled)),
+              ('lines+throughput', max_lines(throughput))]
     print(f"{args.label}: device {args.device}, block_launch_cycles "
           f"{dev['block_launch']:g}, margin {args.margin:g}"
           + (f", coalesced up to {args.coalesced_sectors:g} sectors"

@@ -299,7 +299,8 @@ const std::vector<std::string> &KernelFit::quantityNames() {
       "inst_executed",         "global_load_requests", "global_load_sectors",
       "global_store_requests", "global_store_sectors", "global_atomic_requests",
       "global_atomic_sectors", "inst_barrier",         "registers_per_thread",
-      "shared_per_block",      "global_atomic_max_address_ops"};
+      "shared_per_block",      "global_atomic_max_address_ops",
+      "global_load_lines"};
   return Names;
 }
 

@@ -56,6 +56,9 @@ const std::vector<MetricInfo> &emuMetrics() {
       {"global_load_sectors",
        "distinct 32-byte sectors the active lanes of each load touched",
        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"},
+      {"global_load_lines",
+       "distinct 128-byte lines the active lanes of each load touched",
+       ""},
       {"global_store_requests", "global store requests",
        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"},
       {"global_store_sectors", "32-byte sectors of global stores",
@@ -128,6 +131,7 @@ void setEmuMetrics(LaunchRecord &R, const emu::LaunchMetrics &M) {
   R.set("inst_other", W(InstClass::Other));
   R.set("global_load_requests", double(M.GlobalLoadRequests));
   R.set("global_load_sectors", double(M.GlobalLoadSectors));
+  R.set("global_load_lines", double(M.GlobalLoadLines));
   R.set("global_store_requests", double(M.GlobalStoreRequests));
   R.set("global_store_sectors", double(M.GlobalStoreSectors));
   R.set("global_atomic_requests", double(M.GlobalAtomicRequests));

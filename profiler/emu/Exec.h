@@ -26,7 +26,7 @@ namespace klaraptor::emu {
 struct Counters {
   uint64_t WarpInst[unsigned(InstClass::Count)] = {};
   uint64_t ThreadInst = 0;
-  uint64_t GLdReq = 0, GLdSec = 0, GStReq = 0, GStSec = 0;
+  uint64_t GLdReq = 0, GLdSec = 0, GLdLines = 0, GStReq = 0, GStSec = 0;
   uint64_t GAtReq = 0, GAtSec = 0;
   uint64_t SLdReq = 0, SStReq = 0, SConflicts = 0;
   uint64_t Branches = 0, Divergent = 0;
@@ -175,6 +175,10 @@ extern bool HostHasAvx2;
 /// Distinct 32-byte sectors touched by the lanes in Mask, each accessing
 /// Bytes bytes at Addr[lane].
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes);
+/// Distinct 128-byte lines touched by the lanes in Mask (the L1's tag
+/// lookups of the request: one wavefront per line, docs/timing.md "One line
+/// at a time through the L1").
+unsigned countLines(const uint64_t *Addr, uint32_t Mask, unsigned Bytes);
 
 /// Notes in S.Written the 4 KiB pages that lanes \p Mask's accesses of
 /// \p Bytes at \p Addr touch, each unless its slot of WriteLog::Recent

@@ -1051,6 +1051,7 @@ LaunchResult runLaunch(ModuleImpl &M, const KernelProgram &P,
     Mt.ThreadInstructions = sc(Sum.ThreadInst);
     Mt.GlobalLoadRequests = sc(Sum.GLdReq);
     Mt.GlobalLoadSectors = sc(Sum.GLdSec);
+    Mt.GlobalLoadLines = sc(Sum.GLdLines);
     Mt.GlobalStoreRequests = sc(Sum.GStReq);
     Mt.GlobalStoreSectors = sc(Sum.GStSec);
     Mt.GlobalAtomicRequests = sc(Sum.GAtReq);

@@ -53,6 +53,7 @@ void Counters::add(const Counters &O) {
   ThreadInst += O.ThreadInst;
   GLdReq += O.GLdReq;
   GLdSec += O.GLdSec;
+  GLdLines += O.GLdLines;
   GStReq += O.GStReq;
   GStSec += O.GStSec;
   GAtReq += O.GAtReq;
@@ -260,6 +261,41 @@ bool HostHasAvx2 = cpuHasAvx2();
 #else
 bool HostHasAvx2 = false;
 #endif
+
+unsigned countLines(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
+  if (!Mask)
+    return 0;
+  // The usual case, one pass: each lane's access within one line and the
+  // lines never going up and down again (a row, a broadcast, the rows of a
+  // tile in order); then equal lines are neighbours.
+  uint64_t Prev = 0;
+  unsigned N = 0;
+  bool Up = false, Down = false, First = true, Split = false;
+  for (uint32_t M = Mask; M; M &= M - 1) {
+    uint64_t A = Addr[__builtin_ctz(M)];
+    uint64_t Line = A >> 7;
+    Split |= ((A + Bytes - 1) >> 7) != Line;
+    if (First || Line != Prev) {
+      Up |= !First && Line > Prev;
+      Down |= !First && Line < Prev;
+      ++N;
+    }
+    First = false;
+    Prev = Line;
+  }
+  if (!Split && !(Up && Down))
+    return N;
+  // Otherwise every line of every lane, sorted.
+  uint64_t Lines[64];
+  unsigned K = 0;
+  for (uint32_t M = Mask; M; M &= M - 1) {
+    uint64_t A = Addr[__builtin_ctz(M)];
+    for (uint64_t L = A >> 7; L <= (A + Bytes - 1) >> 7 && K < 64; ++L)
+      Lines[K++] = L;
+  }
+  std::sort(Lines, Lines + K);
+  return unsigned(std::unique(Lines, Lines + K) - Lines);
+}
 
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
   if (!Mask)

@@ -277,6 +277,7 @@ void countGlobal(ExecState &S, uint32_t M, const uint64_t *Addr,
   if (Kind == KLoad) {
     ++S.C->GLdReq;
     S.C->GLdSec += Sec;
+    S.C->GLdLines += countLines(Addr, M, Bytes);
   } else if (Kind == KStore) {
     ++S.C->GStReq;
     S.C->GStSec += Sec;

@@ -383,15 +383,42 @@ TEST(Metrics, TracedSectorsAreTheCountedOnes) {
 // (strides of either sign, broadcasts, 2-D tiles in and out of order, whole
 // and partial warps) and on those they must leave to the general path
 // (sectors that go down and up again, misaligned or wide accesses).
+/// A warp's addresses for the counting tests: lanes in tiles of \p Tile,
+/// \p Stride bytes apart within a tile, a row of 4096 bytes between tiles,
+/// the rows in order, reversed (odd trials) or shuffled (every third); a
+/// base of random alignment (of \p Bytes in three trials of four).
+template <class RandFn>
+void tiledAddresses(uint64_t *Addr, unsigned Bytes, int64_t Stride,
+                    unsigned Tile, int Trial, RandFn &Rand) {
+  uint64_t Base = (uint64_t(1) << 32) + (Rand() % 8192) * (Trial % 4 ? Bytes : 1);
+  unsigned Rows = 32 / Tile;
+  std::vector<unsigned> RowOf(Rows);
+  for (unsigned R = 0; R < Rows; ++R)
+    RowOf[R] = Trial % 2 ? Rows - 1 - R : R;
+  if (Trial % 3 == 0)
+    for (unsigned R = Rows; R > 1; --R)
+      std::swap(RowOf[R - 1], RowOf[Rand() % R]);
+  for (unsigned L = 0; L < 32; ++L)
+    Addr[L] = Base + uint64_t(int64_t(L % Tile) * Stride) +
+              uint64_t(RowOf[L / Tile]) * 4096;
+}
+
+/// The reference count: distinct (address >> \p Shift) over every byte of
+/// the active lanes' accesses (5: sectors, 7: lines).
+unsigned distinctUnits(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
+                       unsigned Shift) {
+  std::vector<uint64_t> S;
+  for (unsigned L = 0; L < 32; ++L)
+    if (Mask >> L & 1)
+      for (uint64_t A = Addr[L]; A < Addr[L] + Bytes; ++A)
+        S.push_back(A >> Shift);
+  std::sort(S.begin(), S.end());
+  return unsigned(std::unique(S.begin(), S.end()) - S.begin());
+}
+
 TEST(Metrics, SectorCountsMatchTheirDefinition) {
   auto Reference = [](const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
-    std::vector<uint64_t> S;
-    for (unsigned L = 0; L < 32; ++L)
-      if (Mask >> L & 1)
-        for (uint64_t A = Addr[L]; A < Addr[L] + Bytes; ++A)
-          S.push_back(A >> 5);
-    std::sort(S.begin(), S.end());
-    return unsigned(std::unique(S.begin(), S.end()) - S.begin());
+    return distinctUnits(Addr, Mask, Bytes, 5);
   };
   // Both paths where the CPU has AVX2 (four lanes at a time, and not).
   const bool Avx2 = HostHasAvx2;
@@ -405,20 +432,7 @@ TEST(Metrics, SectorCountsMatchTheirDefinition) {
       for (int64_t Stride : {0, 1, 4, 8, 12, 31, 32, 33, 768, -4, -8, -32, -768})
         for (unsigned Tile : {32u, 8u, 2u, 1u})
           for (int Trial = 0; Trial < 12; ++Trial) {
-            // Lanes in tiles of Tile: Stride within a tile, a row of 4096
-            // bytes between tiles, rows in order or (odd trials) reversed
-            // or (every third) shuffled; a base of random alignment.
-            uint64_t Base = (uint64_t(1) << 32) + (Rand() % 8192) * (Trial % 4 ? Bytes : 1);
-            unsigned Rows = 32 / Tile;
-            std::vector<unsigned> RowOf(Rows);
-            for (unsigned R = 0; R < Rows; ++R)
-              RowOf[R] = Trial % 2 ? Rows - 1 - R : R;
-            if (Trial % 3 == 0)
-              for (unsigned R = Rows; R > 1; --R)
-                std::swap(RowOf[R - 1], RowOf[Rand() % R]);
-            for (unsigned L = 0; L < 32; ++L)
-              Addr[L] = Base + uint64_t(int64_t(L % Tile) * Stride) +
-                        uint64_t(RowOf[L / Tile]) * 4096;
+            tiledAddresses(Addr, Bytes, Stride, Tile, Trial, Rand);
             for (uint32_t Mask : {0xffffffffu, Rand(), 0x0000ffffu, 0x80000001u,
                                   0x00000100u}) {
               std::vector<uint64_t> Listed = {5};
@@ -439,4 +453,37 @@ TEST(Metrics, SectorCountsMatchTheirDefinition) {
     EXPECT_EQ(countSectors(Addr, 0, 4), 0u);
   }
   HostHasAvx2 = Avx2;
+}
+
+TEST(Metrics, LineCountsMatchTheirDefinition) {
+  // global_load_lines: the distinct 128-byte lines of the active lanes'
+  // bytes, whatever the order, stride, size or alignment of the accesses.
+  auto Reference = [](const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
+    return distinctUnits(Addr, Mask, Bytes, 7);
+  };
+  uint32_t Seed = 4242;
+  auto Rand = [&] { return Seed = Seed * 1103515245u + 12345u; };
+  uint64_t Addr[32];
+  unsigned Checked = 0;
+  for (unsigned Bytes : {1u, 4u, 8u, 16u, 12u})
+    for (int64_t Stride : {0, 1, 4, 8, 32, 33, 128, 768, -4, -128})
+      for (unsigned Tile : {32u, 16u, 8u, 1u})
+        for (int Trial = 0; Trial < 6; ++Trial) {
+          tiledAddresses(Addr, Bytes, Stride, Tile, Trial, Rand);
+          for (uint32_t Mask : {0xffffffffu, Rand(), 0x0000ffffu, 0x80000001u}) {
+            ASSERT_EQ(countLines(Addr, Mask, Bytes), Reference(Addr, Mask, Bytes))
+                << "bytes " << Bytes << " stride " << Stride << " tile " << Tile
+                << " trial " << Trial << " mask " << std::hex << Mask;
+            ++Checked;
+          }
+        }
+  EXPECT_EQ(Checked, 5u * 10 * 4 * 6 * 4);
+  EXPECT_EQ(countLines(Addr, 0, 4), 0u);
+  // A warp's coalesced floats: one line when aligned, two when not.
+  for (unsigned L = 0; L < 32; ++L)
+    Addr[L] = 4096 + 4 * L;
+  EXPECT_EQ(countLines(Addr, 0xffffffffu, 4), 1u);
+  for (unsigned L = 0; L < 32; ++L)
+    Addr[L] = 4096 + 64 + 4 * L;
+  EXPECT_EQ(countLines(Addr, 0xffffffffu, 4), 2u);
 }
