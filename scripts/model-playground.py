@@ -500,7 +500,9 @@ def main():
               ('mwp-cwp+lines', plus_lines(recorded('model_ns'))),
               ('roofline+lines', max_lines(roof_active)),
               ('mwp-cwp-rescaled+lines', max_lines(rescaled)),
-              ('lines+throughput', max_lines(throughput))]
+              ('lines+throughput', max_lines(throughput)),
+              ('lines+dispatch', floored(lambda s: lines_ns(dev, s['fitted'])
+                                         if s.get('fitted') else None))]
     print(f"{args.label}: device {args.device}, block_launch_cycles "
           f"{dev['block_launch']:g}, margin {args.margin:g}"
           + (f", coalesced up to {args.coalesced_sectors:g} sectors"
