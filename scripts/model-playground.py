@@ -56,6 +56,18 @@ Models:
                    emulator's estimate at the judged size (an upper bound on
                    what fitting the estimate could add: the estimate itself
                    is not fitted here)
+  lines            the busiest SM's fitted load lines (global_load_lines)
+                   through its L1, one 128-byte line per
+                   4 / timing.l1_sectors_per_cycle cycles
+  mwp-cwp+lines    the mwp-cwp prediction plus the lines' time
+  roofline+lines, mwp-cwp-rescaled+lines
+                   roofline-active and mwp-cwp-rescaled+dispatch with the
+                   line bound as one more bound
+  lines+throughput the line bound with the roofline's issue, DRAM and
+                   dispatch bounds (no latency bound)
+  lines+dispatch   the line bound floored by the block-dispatch bound
+  (the line models need a JSON whose fits have global_load_lines, written
+  since it is fitted; they judge no launch otherwise)
 
 Usage: scripts/model-playground.py --device PROFILE [--block-launch-cycles C]
            [--set KEY=VALUE]... [--margin X] [--label TEXT] [--list MODEL]

@@ -63,7 +63,8 @@ struct LaunchMetrics {
   uint64_t ThreadInstructions = 0;
   /// Global memory, as the hardware coalesces each warp access: one request
   /// per warp-level ld/st instruction, sectors = distinct 32-byte sectors
-  /// touched by the active lanes.
+  /// touched by the active lanes; for loads also lines = distinct 128-byte
+  /// lines (the L1's tag lookups).
   uint64_t GlobalLoadRequests = 0, GlobalLoadSectors = 0, GlobalLoadLines = 0;
   uint64_t GlobalStoreRequests = 0, GlobalStoreSectors = 0;
   uint64_t GlobalAtomicRequests = 0, GlobalAtomicSectors = 0;
