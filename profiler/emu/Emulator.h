@@ -64,7 +64,7 @@ struct LaunchMetrics {
   /// Global memory, as the hardware coalesces each warp access: one request
   /// per warp-level ld/st instruction, sectors = distinct 32-byte sectors
   /// touched by the active lanes; for loads also lines = distinct 128-byte
-  /// lines (the L1's tag lookups).
+  /// lines (the L1's data path moves about one a cycle).
   uint64_t GlobalLoadRequests = 0, GlobalLoadSectors = 0, GlobalLoadLines = 0;
   uint64_t GlobalStoreRequests = 0, GlobalStoreSectors = 0;
   uint64_t GlobalAtomicRequests = 0, GlobalAtomicSectors = 0;

@@ -175,9 +175,9 @@ extern bool HostHasAvx2;
 /// Distinct 32-byte sectors touched by the lanes in Mask, each accessing
 /// Bytes bytes at Addr[lane].
 unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes);
-/// Distinct 128-byte lines touched by the lanes in Mask (the L1's tag
-/// lookups of the request: one wavefront per line, docs/timing.md "One line
-/// at a time through the L1").
+/// Distinct 128-byte lines touched by the lanes in Mask (the L1's data path
+/// moves about one a cycle: docs/timing.md "One line at a time through the
+/// L1").
 unsigned countLines(const uint64_t *Addr, uint32_t Mask, unsigned Bytes);
 
 /// Notes in S.Written the 4 KiB pages that lanes \p Mask's accesses of
