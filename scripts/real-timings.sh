@@ -75,6 +75,10 @@ case "$gpu" in
 esac
 # The built-in device profile of each GPU (klaraptor device profiles).
 case "$gpu" in h100) device=${device:-h100-sxm} ;; *) device=${device:-$gpu} ;; esac
+if [[ $device == */* || $device == *.device ]]; then
+  [ -f "$device" ] || die "--device: no device profile file '$device'"
+  device=$(cd "$(dirname "$device")" && pwd)/$(basename "$device")
+fi
 for list in "$train" "$sizes"; do
   [[ $list =~ ^[0-9]+(,[0-9]+)*$ ]] || die "expected sizes like 32,64, got '$list'"
 done
