@@ -95,6 +95,7 @@ of every GPU, never on one kernel (docs/models.md).
 import argparse
 import json
 import math
+import operator
 import os
 import sys
 
@@ -436,17 +437,17 @@ def main():
     def recorded(key):
         return lambda s: s.get(key)
 
-    def floored(f):
-        def g(s):
-            t = f(s)
-            return None if t is None else max(t, dispatch_ns(dev, s['fitted']))
-        return g
+    def joined(op, f, g):
+        """Models f and g combined by op; None where either has no time."""
+        def h(s):
+            x, y = f(s), g(s)
+            return None if x is None or y is None else op(x, y)
+        return h
 
-    def summed(f):
-        def g(s):
-            t = f(s)
-            return None if t is None else t + dispatch_ns(dev, s.get('fitted') or {})
-        return g
+    dispatch = lambda s: dispatch_ns(dev, s.get('fitted') or {})
+    lines = lambda s: lines_ns(dev, s.get('fitted') or {})
+    floored = lambda f: joined(max, f, dispatch)
+    summed = lambda f: joined(operator.add, f, dispatch)
 
     roof = lambda s: roofline_ns(dev, s['fitted']) if s.get('fitted') else None
     roof_active = (lambda s: roofline_ns(dev, s['fitted'], active=True)
@@ -454,11 +455,7 @@ def main():
     roof_waves = (lambda s: roofline_ns(dev, s['fitted'], active=True, whole_waves=True)
                   if s.get('fitted') else None)
 
-    def geomean(a, b):
-        def g(s):
-            x, y = a(s), b(s)
-            return None if x is None or y is None else math.sqrt(x * y)
-        return g
+    geomean = lambda a, b: joined(lambda x, y: math.sqrt(x * y), a, b)
 
     # Per launch, the factor that brings MWP-CWP's predictions to the size of
     # the emulator's estimates (mwp-cwp-rescaled+dispatch), by shape.
@@ -474,27 +471,12 @@ def main():
     def rescaled(s):
         if id(s) not in estimate_scale:
             return None
-        return max(estimate_scale[id(s)] * s['model_ns'],
-                   dispatch_ns(dev, s.get('fitted') or {}))
+        return max(estimate_scale[id(s)] * s['model_ns'], dispatch(s))
 
     def throughput(s):
         # The roofline without its latency bound: issue, DRAM, dispatch.
         b = roofline_bounds(dev, s['fitted']) if s.get('fitted') else None
         return None if b is None else max(b['issue'], b['dram'], b['dispatch'])
-
-    def plus_lines(f):
-        def g(s):
-            t = f(s)
-            l = lines_ns(dev, s.get('fitted') or {})
-            return None if t is None or l is None else t + l
-        return g
-
-    def max_lines(f):
-        def g(s):
-            t = f(s)
-            l = lines_ns(dev, s.get('fitted') or {})
-            return None if t is None or l is None else max(t, l)
-        return g
 
     models = [('mwp-cwp', recorded('model_ns')), ('waves', recorded('other_model_ns')),
               ('roofline', roof), ('roofline-active', roof_active),
@@ -508,13 +490,12 @@ def main():
                if s.get('fitted') else None),
               ('mwp-cwp-rescaled+dispatch', rescaled),
               ('mwp-cwp*estimate', geomean(recorded('model_ns'), recorded('estimate_ns'))),
-              ('lines', lambda s: lines_ns(dev, s['fitted']) if s.get('fitted') else None),
-              ('mwp-cwp+lines', plus_lines(recorded('model_ns'))),
-              ('roofline+lines', max_lines(roof_active)),
-              ('mwp-cwp-rescaled+lines', max_lines(rescaled)),
-              ('lines+throughput', max_lines(throughput)),
-              ('lines+dispatch', floored(lambda s: lines_ns(dev, s['fitted'])
-                                         if s.get('fitted') else None))]
+              ('lines', lines),
+              ('mwp-cwp+lines', joined(operator.add, recorded('model_ns'), lines)),
+              ('roofline+lines', joined(max, roof_active, lines)),
+              ('mwp-cwp-rescaled+lines', joined(max, rescaled, lines)),
+              ('lines+throughput', joined(max, throughput, lines)),
+              ('lines+dispatch', floored(lines))]
     print(f"{args.label}: device {args.device}, block_launch_cycles "
           f"{dev['block_launch']:g}, margin {args.margin:g}"
           + (f", coalesced up to {args.coalesced_sectors:g} sectors"
