@@ -304,6 +304,12 @@ const std::vector<std::string> &KernelFit::quantityNames() {
   return Names;
 }
 
+bool KernelFit::recordedOnly(const std::string &Name) {
+  // The lines of the loads: for scripts/model-playground.py's line models
+  // (docs/results.md, "The lines a load touches").
+  return Name == "global_load_lines";
+}
+
 //===----------------------------------------------------------------------===//
 // FittedQuantity
 //===----------------------------------------------------------------------===//
@@ -412,6 +418,14 @@ bool KernelFit::inputs(const profiledb::DataTuple &Data,
   return true;
 }
 
+bool KernelFit::needsActiveWarps() const {
+  return std::any_of(Quantities.begin(), Quantities.end(),
+                     [](const FittedQuantity &Q) {
+                       return !Q.IsConstant && !recordedOnly(Q.Name) &&
+                              Q.Scale == QuantityScale::PerActiveWarp;
+                     });
+}
+
 bool KernelFit::launchRecord(const profiledb::DataTuple &Data,
                              const uint32_t Block[3],
                              std::map<std::string, double> &Record,
@@ -432,7 +446,7 @@ bool KernelFit::launchRecord(const profiledb::DataTuple &Data,
                                Vars.begin())]);
       V = M.evaluate(Sub.data());
     }
-    if (std::isnan(V)) {
+    if (std::isnan(V) && !recordedOnly(Q.Name)) {
       Why = "the fit of '" + Q.Name +
             "' is not defined there (its denominator vanishes)";
       return false;
@@ -447,10 +461,7 @@ bool KernelFit::launchRecord(const profiledb::DataTuple &Data,
   }
   // The emitted C does exactly this (warp size 32, as inputsFromMetrics).
   double Warps = NumBlocks * std::ceil(NumThreads / 32);
-  bool NeedActive = std::any_of(
-      Quantities.begin(), Quantities.end(), [](const FittedQuantity &Q) {
-        return !Q.IsConstant && Q.Scale == QuantityScale::PerActiveWarp;
-      });
+  bool NeedActive = needsActiveWarps();
   // The warps with a thread inside the data, where the grid formula says
   // where the data end (NaN otherwise): the per-active-warp scale needs
   // them, the roofline's latency bound reads them from the record.
@@ -464,6 +475,13 @@ bool KernelFit::launchRecord(const profiledb::DataTuple &Data,
   for (size_t K = 0; K < Quantities.size(); ++K) {
     const FittedQuantity &Q = Quantities[K];
     double V = Values[K];
+    // A quantity no model reads is recorded where it is defined, else left
+    // out: it never refuses a shape.
+    if (recordedOnly(Q.Name) &&
+        (std::isnan(V) ||
+         (!Q.IsConstant && Q.Scale == QuantityScale::PerActiveWarp &&
+          std::isnan(Active))))
+      continue;
     if (!Q.IsConstant && Q.Scale == QuantityScale::PerWarp)
       V = V * Warps;
     else if (!Q.IsConstant && Q.Scale == QuantityScale::PerActiveWarp &&
@@ -571,10 +589,7 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
     return "#error " + cString("klaraptor fit: unknown model '" + Model + "'") +
            "\n";
   std::string P = symbolPrefix();
-  bool NeedActive = std::any_of(
-      Quantities.begin(), Quantities.end(), [](const FittedQuantity &Q) {
-        return !Q.IsConstant && Q.Scale == QuantityScale::PerActiveWarp;
-      });
+  bool NeedActive = needsActiveWarps();
   // The roofline reads the active warps too, where the grid gives the
   // data's extents (a NAN count then means: every warp).
   bool EmitActive = NeedActive || (FM->Sectors && hasExtents());
@@ -591,9 +606,10 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
        " * the MWP-CWP inputs follow the rule of docs/models.md; the model is\n"
        " * " + std::string(FM->Description) + ". */\n\n";
 
-  // The fitted functions and the exact formulas.
+  // The fitted functions and the exact formulas (not of what no model
+  // reads).
   for (const FittedQuantity &Q : Quantities) {
-    if (Q.IsConstant)
+    if (Q.IsConstant || recordedOnly(Q.Name))
       continue;
     std::vector<std::string> Comment;
     char Buf[200];
@@ -723,6 +739,11 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
   for (size_t K = 0; K < Quantities.size(); ++K) {
     const FittedQuantity &Q = Quantities[K];
     std::string Lhs = "    q[" + std::to_string(K) + "] = ";
+    if (recordedOnly(Q.Name)) {
+      S += Lhs + "0; /* " + Q.Name + ": fitted for the record, read by no "
+                 "model */\n";
+      continue;
+    }
     if (Q.IsConstant) {
       S += Lhs + hexDouble(Q.Constant) + "; /* " + Q.Name +
            ": the same on every sample */\n";
@@ -760,7 +781,8 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
     S += "  if (isnan(active))\n    return NAN;\n";
   for (size_t K = 0; K < Quantities.size(); ++K) {
     const FittedQuantity &Q = Quantities[K];
-    if (Q.IsConstant || Q.Scale == QuantityScale::Total)
+    if (Q.IsConstant || Q.Scale == QuantityScale::Total ||
+        recordedOnly(Q.Name))
       continue;
     S += "  q[" + std::to_string(K) + "] = q[" + std::to_string(K) + "] * " +
          (Q.Scale == QuantityScale::PerWarp ? "warps" : "active");

@@ -142,6 +142,52 @@ TEST_F(KernelFitTest, ConstantsAreNotFitted) {
 // predictNs at points never sampled equals MWP-CWP on the inputs the known
 // formulas give: the loads are coalesced (4 sectors per request, one
 // transaction), the atomics uncoalesced (8 sectors, one transaction each).
+TEST_F(KernelFitTest, LinesAreRecordedNotModelled) {
+  // With the loads' lines among the samples' metrics, the fit records them
+  // for the judge (launchRecord), but no model reads them: the predictions
+  // are those of the fit without them, and the emitted program neither
+  // defines nor evaluates their function.
+  std::vector<profiledb::SampleRow> S = samples();
+  for (profiledb::SampleRow &Row : S) {
+    double R = double(Row.Data.at("R")), C = double(Row.Data.at("C"));
+    Row.Metrics["global_load_lines"] =
+        R * C / 32 + 64 * R * C / (double(Row.Block[0]) * Row.Block[1]);
+  }
+  KernelFit Lines;
+  std::string Error;
+  ASSERT_TRUE(fitKernelSamples(kernel(), S, "h100-sxm", KernelFitOptions(),
+                               Lines, Error))
+      << Error;
+  const FittedQuantity *Q = nullptr;
+  for (const FittedQuantity &F : Lines.Quantities)
+    if (F.Name == "global_load_lines")
+      Q = &F;
+  ASSERT_NE(Q, nullptr);
+  EXPECT_FALSE(Q->IsConstant);
+  EXPECT_TRUE(KernelFit::recordedOnly("global_load_lines"));
+  EXPECT_FALSE(KernelFit::recordedOnly("global_load_sectors"));
+  profiledb::DataTuple Data = {{"R", 1024}, {"C", 2048}};
+  const uint32_t Block[3] = {32, 4, 1};
+  std::map<std::string, double> Record;
+  std::string Why;
+  ASSERT_TRUE(Lines.launchRecord(Data, Block, Record, Why)) << Why;
+  EXPECT_NEAR(Record["global_load_lines"],
+              1024.0 * 2048 / 32 + 64.0 * 1024 * 2048 / 128,
+              1e-6 * Record["global_load_lines"]);
+  for (const uint32_t Bx : {16u, 32u, 64u, 256u}) {
+    const uint32_t B[3] = {Bx, 256 / Bx, 1};
+    double With = NAN, Without = NAN;
+    ASSERT_TRUE(Lines.predictNs(Data, B, With, Why)) << Why;
+    ASSERT_TRUE(Fit.predictNs(Data, B, Without, Why)) << Why;
+    EXPECT_EQ(With, Without) << Bx;
+  }
+  std::string C = Lines.emitC();
+  EXPECT_EQ(C.find("_global_load_lines("), std::string::npos);
+  EXPECT_NE(C.find("= 0; /* global_load_lines: fitted for the record, read "
+                   "by no model */"),
+            std::string::npos);
+}
+
 TEST_F(KernelFitTest, PredictsMwpCwpOfTheKnownInputs) {
   klaraptor_mwp_cwp_hw Hw;
   ASSERT_EQ(klaraptor_mwp_cwp_hw_from_profile("h100-sxm", &Hw), 0);

@@ -181,6 +181,10 @@ public:
 
   /// The quantities fitted, in order.
   static const std::vector<std::string> &quantityNames();
+  /// Whether quantity \p Name is fitted for the launch record only (the
+  /// judge's "fitted" counts): no model reads it, so it never refuses a
+  /// shape and the emitted program does not evaluate it.
+  static bool recordedOnly(const std::string &Name);
 
   /// The predicted time in ns of a launch with \p Data and block \p Block,
   /// computed as the emitted C computes it when given no device information.
@@ -205,6 +209,9 @@ public:
   /// Whether the grid formula gives the data's extents (activeWarps can
   /// count).
   bool hasExtents() const { return Extents[0] && Extents[1] && Extents[2]; }
+  /// Whether a quantity a model reads was fitted per active warp (then a
+  /// prediction needs the active warps).
+  bool needsActiveWarps() const;
 
   /// The values of Vars for a launch; false with \p Why as predictNs.
   bool variables(const profiledb::DataTuple &Data, const uint32_t Block[3],
