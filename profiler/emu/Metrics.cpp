@@ -116,12 +116,13 @@ void Counters::noteAtomic(uint64_t Address) {
 /// distinct sector once, and \p Down says whether they ran down.
 template <class NewFn>
 static bool walkMonotoneSectors(const uint64_t *Addr, uint32_t Mask,
-                                unsigned Bytes, bool &Down, NewFn &&New) {
+                                unsigned Bytes, bool &Down, NewFn &&New,
+                                unsigned Shift = 5) {
   uint64_t Mis = 0, Prev = 0;
   bool Up = false, First = true;
   Down = false;
   auto Step = [&](uint64_t A) {
-    uint64_t S = A >> 5;
+    uint64_t S = A >> Shift;
     Mis |= A;
     if (First) {
       First = false;
@@ -211,11 +212,11 @@ void noteWritten(ExecState &S, uint32_t Mask, const uint64_t *Addr,
 /// The distinct sectors of walkMonotoneSectors' accesses (\p Mask not
 /// empty); 0 when the accesses are not of that kind.
 static unsigned countMonotoneSectors(const uint64_t *Addr, uint32_t Mask,
-                                     unsigned Bytes) {
+                                     unsigned Bytes, unsigned Shift) {
   unsigned Distinct = 0;
   bool Down;
-  return walkMonotoneSectors(Addr, Mask, Bytes, Down,
-                             [&](uint64_t) { ++Distinct; })
+  return walkMonotoneSectors(
+             Addr, Mask, Bytes, Down, [&](uint64_t) { ++Distinct; }, Shift)
              ? Distinct
              : 0;
 }
@@ -225,14 +226,16 @@ static unsigned countMonotoneSectors(const uint64_t *Addr, uint32_t Mask,
 /// 64-bit comparisons SSE2 lacks): each lane's sector against its left
 /// neighbour's, lane 0 against itself.
 __attribute__((target("avx2"))) static unsigned
-countMonotoneWarpAvx2(const uint64_t *Addr, unsigned Bytes) {
+countMonotoneWarpAvx2(const uint64_t *Addr, unsigned Bytes, unsigned Shift) {
+  const __m128i By = _mm_cvtsi32_si128(int(Shift));
   const __m256i *V = reinterpret_cast<const __m256i *>(Addr);
   __m256i Cur = _mm256_loadu_si256(V);
   __m256i Prev = _mm256_permute4x64_epi64(Cur, _MM_SHUFFLE(2, 1, 0, 0));
   __m256i Mis = Cur, Up = _mm256_setzero_si256(), Down = Up, Same = Up;
   for (unsigned L = 0;;) {
-    // Sectors are addresses / 32: below 2^59, so signed comparisons do.
-    __m256i S = _mm256_srli_epi64(Cur, 5), P = _mm256_srli_epi64(Prev, 5);
+    // Units are addresses / 32 or more: below 2^59, so signed comparisons
+    // do.
+    __m256i S = _mm256_srl_epi64(Cur, By), P = _mm256_srl_epi64(Prev, By);
     Up = _mm256_or_si256(Up, _mm256_cmpgt_epi64(S, P));
     Down = _mm256_or_si256(Down, _mm256_cmpgt_epi64(P, S));
     Same = _mm256_sub_epi64(Same, _mm256_cmpeq_epi64(S, P));
@@ -262,42 +265,10 @@ bool HostHasAvx2 = cpuHasAvx2();
 bool HostHasAvx2 = false;
 #endif
 
-unsigned countLines(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
-  if (!Mask)
-    return 0;
-  // The usual case, one pass: each lane's access within one line and the
-  // lines never going up and down again (a row, a broadcast, the rows of a
-  // tile in order); then equal lines are neighbours.
-  uint64_t Prev = 0;
-  unsigned N = 0;
-  bool Up = false, Down = false, First = true, Split = false;
-  for (uint32_t M = Mask; M; M &= M - 1) {
-    uint64_t A = Addr[__builtin_ctz(M)];
-    uint64_t Line = A >> 7;
-    Split |= ((A + Bytes - 1) >> 7) != Line;
-    if (First || Line != Prev) {
-      Up |= !First && Line > Prev;
-      Down |= !First && Line < Prev;
-      ++N;
-    }
-    First = false;
-    Prev = Line;
-  }
-  if (!Split && !(Up && Down))
-    return N;
-  // Otherwise every line of every lane, sorted.
-  uint64_t Lines[64];
-  unsigned K = 0;
-  for (uint32_t M = Mask; M; M &= M - 1) {
-    uint64_t A = Addr[__builtin_ctz(M)];
-    for (uint64_t L = A >> 7; L <= (A + Bytes - 1) >> 7 && K < 64; ++L)
-      Lines[K++] = L;
-  }
-  std::sort(Lines, Lines + K);
-  return unsigned(std::unique(Lines, Lines + K) - Lines);
-}
-
-unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
+/// The distinct units of 2^Shift bytes (sectors: 5, lines: 7) that the
+/// lanes of \p Mask touch with accesses of \p Bytes at \p Addr.
+static unsigned countUnits(const uint64_t *Addr, uint32_t Mask,
+                           unsigned Bytes, unsigned Shift) {
   if (!Mask)
     return 0;
   // The usual case, one pass: aligned accesses in lane order (the profile
@@ -307,15 +278,16 @@ unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
     unsigned N;
 #if defined(__x86_64__) || defined(__i386__)
     if (Mask == 0xffffffffu && HostHasAvx2)
-      N = countMonotoneWarpAvx2(Addr, Bytes);
+      N = countMonotoneWarpAvx2(Addr, Bytes, Shift);
     else
 #endif
-      N = countMonotoneSectors(Addr, Mask, Bytes);
+      N = countMonotoneSectors(Addr, Mask, Bytes, Shift);
     if (N)
       return N;
   }
-  // Naturally aligned accesses of at most 32 bytes (each in one sector),
-  // all within 64 sectors (2 KiB) of the lowest: a bitmap.
+  // Naturally aligned accesses of at most 32 bytes (each in one unit), all
+  // within 64 units (2 KiB of sectors, 8 KiB of lines) of the lowest: a
+  // bitmap.
   if (Bytes <= 32) {
     uint64_t Lo = ~0ull, Hi = 0;
     bool Aligned = true;
@@ -337,30 +309,36 @@ unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
         Aligned &= (Addr[L] & (Bytes - 1)) == 0;
       }
     }
-    Lo >>= 5;
-    Hi >>= 5;
+    Lo >>= Shift;
+    Hi >>= Shift;
     if (Aligned && (Bytes & (Bytes - 1)) == 0 && Hi - Lo < 64) {
       uint64_t Bits = 0;
       if (Mask == 0xffffffffu) {
         for (unsigned L = 0; L < 32; ++L)
-          Bits |= 1ull << ((Addr[L] >> 5) - Lo);
+          Bits |= 1ull << ((Addr[L] >> Shift) - Lo);
       } else {
         uint32_t M = Mask;
         while (M) {
           unsigned L = unsigned(__builtin_ctz(M));
           M &= M - 1;
-          Bits |= 1ull << ((Addr[L] >> 5) - Lo);
+          Bits |= 1ull << ((Addr[L] >> Shift) - Lo);
         }
       }
       return popc64(Bits);
     }
   }
-  // An access of at most 33 bytes spans at most two sectors: 64 in all.
+  // An access of at most 33 bytes spans at most two units: 64 in all.
   // Wider ones (v4.b64 is 32 bytes; none of the examples is wider) take
   // the list.
   if (Bytes > 33) {
     std::vector<uint64_t> All;
-    return appendSectors(Addr, Mask, Bytes, 0, All);
+    for (uint32_t M = Mask; M; M &= M - 1) {
+      uint64_t A = Addr[__builtin_ctz(M)];
+      for (uint64_t U = A >> Shift; U <= (A + Bytes - 1) >> Shift; ++U)
+        All.push_back(U);
+    }
+    std::sort(All.begin(), All.end());
+    return unsigned(std::unique(All.begin(), All.end()) - All.begin());
   }
   uint64_t Sec[64];
   unsigned N = 0;
@@ -368,7 +346,7 @@ unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
   while (Mask) {
     unsigned L = unsigned(__builtin_ctz(Mask));
     Mask &= Mask - 1;
-    uint64_t First = Addr[L] >> 5, Last = (Addr[L] + Bytes - 1) >> 5;
+    uint64_t First = Addr[L] >> Shift, Last = (Addr[L] + Bytes - 1) >> Shift;
     for (uint64_t S = First; S <= Last; ++S) {
       if (N && S < Sec[N - 1])
         Sorted = false;
@@ -381,6 +359,14 @@ unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
   for (unsigned K = 1; K < N; ++K)
     Distinct += Sec[K] != Sec[K - 1];
   return Distinct;
+}
+
+unsigned countSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
+  return countUnits(Addr, Mask, Bytes, 5);
+}
+
+unsigned countLines(const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
+  return countUnits(Addr, Mask, Bytes, 7);
 }
 
 unsigned countBankConflicts(const uint64_t *Addr, uint32_t Mask,

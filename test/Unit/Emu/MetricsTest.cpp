@@ -461,24 +461,34 @@ TEST(Metrics, LineCountsMatchTheirDefinition) {
   auto Reference = [](const uint64_t *Addr, uint32_t Mask, unsigned Bytes) {
     return distinctUnits(Addr, Mask, Bytes, 7);
   };
-  uint32_t Seed = 4242;
-  auto Rand = [&] { return Seed = Seed * 1103515245u + 12345u; };
   uint64_t Addr[32];
-  unsigned Checked = 0;
-  for (unsigned Bytes : {1u, 4u, 8u, 16u, 12u})
-    for (int64_t Stride : {0, 1, 4, 8, 32, 33, 128, 768, -4, -128})
-      for (unsigned Tile : {32u, 16u, 8u, 1u})
-        for (int Trial = 0; Trial < 6; ++Trial) {
-          tiledAddresses(Addr, Bytes, Stride, Tile, Trial, Rand);
-          for (uint32_t Mask : {0xffffffffu, Rand(), 0x0000ffffu, 0x80000001u}) {
-            ASSERT_EQ(countLines(Addr, Mask, Bytes), Reference(Addr, Mask, Bytes))
-                << "bytes " << Bytes << " stride " << Stride << " tile " << Tile
-                << " trial " << Trial << " mask " << std::hex << Mask;
-            ++Checked;
+  // Both paths where the CPU has AVX2 (the counting sectors share), and
+  // 32- and 64-byte accesses (the list path) as well.
+  const bool Avx2 = HostHasAvx2;
+  for (bool Use : {Avx2, false}) {
+    HostHasAvx2 = Use;
+    uint32_t Seed = 4242;
+    auto Rand = [&] { return Seed = Seed * 1103515245u + 12345u; };
+    unsigned Checked = 0;
+    for (unsigned Bytes : {1u, 4u, 8u, 16u, 32u, 64u, 12u})
+      for (int64_t Stride : {0, 1, 4, 8, 32, 33, 128, 768, -4, -128})
+        for (unsigned Tile : {32u, 16u, 8u, 1u})
+          for (int Trial = 0; Trial < 6; ++Trial) {
+            tiledAddresses(Addr, Bytes, Stride, Tile, Trial, Rand);
+            for (uint32_t Mask :
+                 {0xffffffffu, Rand(), 0x0000ffffu, 0x80000001u}) {
+              ASSERT_EQ(countLines(Addr, Mask, Bytes),
+                        Reference(Addr, Mask, Bytes))
+                  << "bytes " << Bytes << " stride " << Stride << " tile "
+                  << Tile << " trial " << Trial << " mask " << std::hex
+                  << Mask;
+              ++Checked;
+            }
           }
-        }
-  EXPECT_EQ(Checked, 5u * 10 * 4 * 6 * 4);
-  EXPECT_EQ(countLines(Addr, 0, 4), 0u);
+    EXPECT_EQ(Checked, 7u * 10 * 4 * 6 * 4);
+    EXPECT_EQ(countLines(Addr, 0, 4), 0u);
+  }
+  HostHasAvx2 = Avx2;
   // A warp's coalesced floats: one line when aligned, two when not.
   for (unsigned L = 0; L < 32; ++L)
     Addr[L] = 4096 + 4 * L;
