@@ -69,9 +69,26 @@ Models:
   (the line models need a JSON whose fits have global_load_lines, written
   since it is fitted; they judge no launch otherwise)
 
+--warp-ratios replaces, before any model reads them, each shape's fitted
+sectors and lines per request (loads, stores, atomics) by those of its warp's
+shape (warp_shape below: the shape whose warps hold their lanes in the same
+rows, 32x1 for a block a whole number of 32-thread rows wide), fitted at the
+same data size; its requests stay its own. A request's sectors and lines are
+those of its warp's 32 addresses, so the two must agree; the fits of blocks
+wider than any profiled one (the training sizes bound the block by the data,
+`where(bx <= N)`) are extrapolated in the block width and often do not. The
+recorded mwp-cwp and waves predictions come from the rational programs and
+do not change; mwp-cwp-recomputed does. Every run prints how far the fits
+are from that agreement:
+
+  LABEL: fitted per-request counts: S of T shapes more than 25 % from their
+         warp shape's, P physically impossible (fewer lines than requests,
+         more than 32 sectors or lines a request, more lines than sectors)
+
 Usage: scripts/model-playground.py --device PROFILE [--block-launch-cycles C]
            [--set KEY=VALUE]... [--margin X] [--label TEXT] [--list MODEL]
-           [--top-k K [--spread]] [--coalesced-sectors S] JUDGE.json...
+           [--top-k K [--spread]] [--coalesced-sectors S] [--warp-ratios]
+           JUDGE.json...
 
 --list MODEL also prints that model's pick of every launch, worst first.
 --set KEY=VALUE replaces one of the profile's values the models read (e.g.
@@ -327,6 +344,107 @@ def roofline_ns(dev, fitted, active=False, whole_waves=False):
     return None if bounds is None else max(bounds.values())
 
 
+def warp_shape(shape):
+    """The block shape ('32x8x1') whose warps hold their 32 lanes in the same
+    rows and planes as SHAPE's: 32x1x1 for a block a whole number of
+    32-thread rows wide, BXxRxP for a narrower one (R rows of BX threads, P
+    planes, as many as a warp spans); None where a warp's rows differ from
+    warp to warp (a width neither a multiple nor a divisor of 32)."""
+    bx, by, bz = (int(v) for v in shape.split('x'))
+    if bx % 32 == 0:
+        return '32x1x1'
+    if 32 % bx:
+        return None
+    rows = 32 // bx
+    if by % rows == 0:
+        return f'{bx}x{rows}x1'
+    if rows % by:
+        return None
+    planes = rows // by
+    if bz % planes == 0:
+        return f'{bx}x{by}x{planes}'
+    return shape if bz < planes else None
+
+
+KINDS = ('load', 'store', 'atomic')
+
+
+def per_request(fitted, kind, unit):
+    requests = fitted.get(f'global_{kind}_requests', 0)
+    key = f'global_{kind}_{unit}'
+    if not requests > 0 or key not in fitted:
+        return None
+    return fitted[key] / requests
+
+
+def impossible(fitted):
+    """Whether the fitted counts of one shape cannot all be true: a request
+    touches 1 to 32 sectors and 1 to 32 lines, and no more lines than
+    sectors."""
+    for kind in KINDS:
+        sectors = per_request(fitted, kind, 'sectors')
+        lines = per_request(fitted, kind, 'lines')
+        if sectors is not None and not 0.999 <= sectors <= 32.001:
+            return True
+        if lines is not None and not 0.999 <= lines <= 32.001:
+            return True
+        if sectors is not None and lines is not None and lines > sectors * 1.001:
+            return True
+    return False
+
+
+def warp_agreement(launches, tolerance=0.25):
+    """(shapes off their warp shape's per-request counts by more than the
+    tolerance, shapes physically impossible, shapes with fitted counts)."""
+    off = bad = total = 0
+    for launch in launches:
+        by_shape = {s['shape']: s.get('fitted') for s in launch.get('predictions', [])}
+        for shape, fitted in by_shape.items():
+            if not fitted:
+                continue
+            total += 1
+            bad += impossible(fitted)
+            other = by_shape.get(warp_shape(shape) or '')
+            if not other or other is fitted:
+                continue
+            for kind in KINDS:
+                for unit in ('sectors', 'lines'):
+                    a, b = per_request(fitted, kind, unit), per_request(other, kind, unit)
+                    if a is not None and b is not None and b > 0 and \
+                            abs(a / b - 1) > tolerance:
+                        off += 1
+                        break
+                else:
+                    continue
+                break
+    return off, bad, total
+
+
+def with_warp_ratios(launches):
+    """The launches with each shape's fitted sectors and lines per request
+    replaced by its warp shape's at the same data size (a copy)."""
+    out = []
+    for launch in launches:
+        launch = dict(launch)
+        shapes = [dict(s) for s in launch.get('predictions', [])]
+        original = {s['shape']: s.get('fitted') for s in shapes}
+        for s in shapes:
+            fitted, other = s.get('fitted'), original.get(warp_shape(s['shape']) or '')
+            if not fitted or not other or other is fitted:
+                continue
+            fitted = dict(fitted)
+            for kind in KINDS:
+                for unit in ('sectors', 'lines'):
+                    ratio = per_request(other, kind, unit)
+                    if ratio is not None and f'global_{kind}_{unit}' in fitted:
+                        fitted[f'global_{kind}_{unit}'] = (
+                            fitted.get(f'global_{kind}_requests', 0) * ratio)
+            s['fitted'] = fitted
+        launch['predictions'] = shapes
+        out.append(launch)
+    return out
+
+
 def shape_distance(a, b):
     """Sum over the block dimensions of |log2| of their ratio ('32x8x1')."""
     return sum(abs(math.log2(int(x)) - math.log2(int(y)))
@@ -409,6 +527,9 @@ def main():
                          "the model's tied shapes that differ most")
     ap.add_argument('--coalesced-sectors', type=float, default=4.0, metavar='S',
                     help='mwp-cwp-recomputed: coalesced up to S sectors per request')
+    ap.add_argument('--warp-ratios', action='store_true',
+                    help="each shape's fitted sectors and lines per request "
+                         "taken from its warp shape's")
     ap.add_argument('json', nargs='+')
     args = ap.parse_args()
     if not args.coalesced_sectors > 0:
@@ -433,6 +554,9 @@ def main():
             sys.exit(f'model-playground: error: {path} has no per-shape predictions '
                      '(written by an older klaraptor dataset judge?)')
         launches += data['launches']
+    off, bad, total = warp_agreement(launches)
+    if args.warp_ratios:
+        launches = with_warp_ratios(launches)
 
     def recorded(key):
         return lambda s: s.get(key)
@@ -500,7 +624,12 @@ def main():
           f"{dev['block_launch']:g}, margin {args.margin:g}"
           + (f", coalesced up to {args.coalesced_sectors:g} sectors"
              if args.coalesced_sectors != 4 else '')
-          + (f", set {' '.join(args.set)}" if args.set else ''))
+          + (f", set {' '.join(args.set)}" if args.set else '')
+          + (', per-request counts of the warp shapes' if args.warp_ratios else ''))
+    print(f'{args.label}: fitted per-request counts: {off} of {total} shapes more '
+          f"than 25 % from their warp shape's, {bad} physically impossible "
+          '(fewer lines than requests, more than 32 sectors or lines a '
+          'request, more lines than sectors)')
     ratios = sorted(math.log(s['model_ns'] / s['measured_ns'])
                     for l in launches for s in l.get('predictions', [])
                     if (s.get('model_ns') or 0) > 0 and math.isfinite(s['model_ns'])
