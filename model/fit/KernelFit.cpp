@@ -290,8 +290,21 @@ const char *describe(QuantityScale S) {
     return "per warp";
   case QuantityScale::PerActiveWarp:
     return "per active warp";
+  case QuantityScale::PerRequest:
+    return "per request";
   }
   return "?";
+}
+
+void warpShape(const int64_t Block[3], int64_t Warp[3]) {
+  // A dimension below 1 counts as 1 (no division by zero on bad input).
+  int64_t B[3];
+  for (int D = 0; D < 3; ++D)
+    B[D] = Block[D] < 1 ? 1 : Block[D];
+  Warp[0] = std::min<int64_t>(B[0], 32);
+  Warp[1] = std::min<int64_t>(B[1], (32 + Warp[0] - 1) / Warp[0]);
+  Warp[2] = std::min<int64_t>(B[2], (32 + Warp[0] * Warp[1] - 1) /
+                                        (Warp[0] * Warp[1]));
 }
 
 const std::vector<std::string> &KernelFit::quantityNames() {
@@ -302,6 +315,20 @@ const std::vector<std::string> &KernelFit::quantityNames() {
       "shared_per_block",      "global_atomic_max_address_ops",
       "global_load_lines"};
   return Names;
+}
+
+int KernelFit::requestQuantity(const std::string &Name) {
+  const char *Requests = nullptr;
+  if (Name == "global_load_sectors" || Name == "global_load_lines")
+    Requests = "global_load_requests";
+  else if (Name == "global_store_sectors")
+    Requests = "global_store_requests";
+  else if (Name == "global_atomic_sectors")
+    Requests = "global_atomic_requests";
+  if (!Requests)
+    return -1;
+  const std::vector<std::string> &Names = quantityNames();
+  return int(std::find(Names.begin(), Names.end(), Requests) - Names.begin());
 }
 
 bool KernelFit::recordedOnly(const std::string &Name) {
@@ -343,6 +370,9 @@ std::string FittedQuantity::form() const {
   }
   if (Scale == QuantityScale::PerActiveWarp)
     return "(" + Report.Model.str(6) + ") * active_warps";
+  if (Scale == QuantityScale::PerRequest)
+    return "(" + Report.Model.str(6) + ", block dims of the warp's shape) * " +
+           KernelFit::quantityNames()[size_t(KernelFit::requestQuantity(Name))];
   return Report.Model.str(6);
 }
 
@@ -394,6 +424,21 @@ bool KernelFit::variables(const profiledb::DataTuple &Data,
   return true;
 }
 
+std::vector<int64_t>
+KernelFit::warpVariables(const std::vector<int64_t> &X) const {
+  std::vector<int64_t> W = X;
+  int64_t B[3], Warp[3];
+  for (int D = 0; D < 3; ++D)
+    B[D] = BlockVar[D] >= 0 && size_t(BlockVar[D]) < X.size()
+               ? X[size_t(BlockVar[D])]
+               : 1;
+  warpShape(B, Warp);
+  for (int D = 0; D < 3; ++D)
+    if (BlockVar[D] >= 0 && size_t(BlockVar[D]) < W.size())
+      W[size_t(BlockVar[D])] = Warp[D];
+  return W;
+}
+
 double KernelFit::activeWarps(const std::vector<int64_t> &X) const {
   if (!hasExtents() || X.size() != Vars.size())
     return NAN;
@@ -434,16 +479,19 @@ bool KernelFit::launchRecord(const profiledb::DataTuple &Data,
   if (!variables(Data, Block, X, Why))
     return false;
   std::vector<double> Values;
+  const std::vector<int64_t> XW = warpVariables(X);
   for (const FittedQuantity &Q : Quantities) {
     double V;
     if (Q.IsConstant) {
       V = Q.Constant;
     } else {
       const FittedModel &M = Q.Report.Model;
+      const std::vector<int64_t> &At =
+          Q.Scale == QuantityScale::PerRequest ? XW : X;
       std::vector<int64_t> Sub;
       for (const std::string &Name : M.Vars)
-        Sub.push_back(X[size_t(std::find(Vars.begin(), Vars.end(), Name) -
-                               Vars.begin())]);
+        Sub.push_back(At[size_t(std::find(Vars.begin(), Vars.end(), Name) -
+                                Vars.begin())]);
       V = M.evaluate(Sub.data());
     }
     if (std::isnan(V) && !recordedOnly(Q.Name)) {
@@ -489,6 +537,9 @@ bool KernelFit::launchRecord(const profiledb::DataTuple &Data,
       V = V * Active + Q.IdleWarp * (Warps - Active);
     else if (!Q.IsConstant && Q.Scale == QuantityScale::PerActiveWarp)
       V = V * Active;
+    else if (!Q.IsConstant && Q.Scale == QuantityScale::PerRequest)
+      // The requests come first in quantityNames(): already the launch's.
+      V = V * Record[quantityNames()[size_t(requestQuantity(Q.Name))]];
     Record[Q.Name] = V;
   }
   Record["blocks_launched"] = NumBlocks;
@@ -620,11 +671,18 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
     if (Q.Scale != QuantityScale::Total)
       Comment.push_back(std::string("fitted ") + describe(Q.Scale) +
                         "; predict multiplies by the count");
-    Comment.push_back(Q.Name + (Q.Scale == QuantityScale::Total ? "" : " / " +
-                                std::string(Q.Scale == QuantityScale::PerWarp
-                                                ? "warps"
-                                                : "active_warps")) +
-                      " ~ " + Q.Report.Model.str(12));
+    const char *Per = Q.Scale == QuantityScale::PerWarp ? "warps"
+                      : Q.Scale == QuantityScale::PerActiveWarp
+                          ? "active_warps"
+                          : nullptr;
+    if (Q.Scale == QuantityScale::PerRequest)
+      Comment.push_back(Q.Name + " / " +
+                        quantityNames()[size_t(requestQuantity(Q.Name))] +
+                        " ~ " + Q.Report.Model.str(12) +
+                        ", the block dims those of the warp's shape");
+    else
+      Comment.push_back(Q.Name + (Per ? std::string(" / ") + Per : "") +
+                        " ~ " + Q.Report.Model.str(12));
     S += emitCFunction(Q.Report.Model, P + Q.Name, Comment) + "\n";
   }
   S += emitCFunction(*Blocks, P + "blocks",
@@ -736,6 +794,28 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
     if (BlockVar[Dm] >= 0)
       S += std::string("    const int64_t ") + BlockNames[Dm] +
            " = (int64_t)kfit_cand->block[" + std::to_string(Dm) + "];\n";
+  bool PerRequest = std::any_of(
+      Quantities.begin(), Quantities.end(), [](const FittedQuantity &Q) {
+        return !Q.IsConstant && !recordedOnly(Q.Name) &&
+               Q.Scale == QuantityScale::PerRequest;
+      });
+  if (PerRequest) {
+    S += "    /* The warp's shape (sectors per request are fitted on it): "
+         "min(bx, 32)\n     * threads of a row, the rows and planes 32 "
+         "threads make. */\n    int64_t kfit_w[3], kfit_b[3];\n";
+    for (int Dm = 0; Dm < 3; ++Dm)
+      S += "    kfit_b[" + std::to_string(Dm) + "] = " +
+           (BlockVar[Dm] >= 0 ? std::string(BlockNames[Dm]) + " < 1 ? 1 : " +
+                                    BlockNames[Dm]
+                              : std::string("1")) +
+           ";\n";
+    S += "    kfit_w[0] = kfit_b[0] < 32 ? kfit_b[0] : 32;\n"
+         "    kfit_w[1] = (32 + kfit_w[0] - 1) / kfit_w[0];\n"
+         "    if (kfit_b[1] < kfit_w[1])\n      kfit_w[1] = kfit_b[1];\n"
+         "    kfit_w[2] = (32 + kfit_w[0] * kfit_w[1] - 1) / (kfit_w[0] * "
+         "kfit_w[1]);\n"
+         "    if (kfit_b[2] < kfit_w[2])\n      kfit_w[2] = kfit_b[2];\n";
+  }
   for (size_t K = 0; K < Quantities.size(); ++K) {
     const FittedQuantity &Q = Quantities[K];
     std::string Lhs = "    q[" + std::to_string(K) + "] = ";
@@ -750,8 +830,15 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
       continue;
     }
     std::string A;
-    for (size_t V = 0; V < Q.Report.Model.Vars.size(); ++V)
-      A += (V ? ", " : "") + Q.Report.Model.Vars[V];
+    for (size_t V = 0; V < Q.Report.Model.Vars.size(); ++V) {
+      std::string Arg = Q.Report.Model.Vars[V];
+      // A per-request fit is evaluated at the warp's shape.
+      for (int Dm = 0; Dm < 3; ++Dm)
+        if (Q.Scale == QuantityScale::PerRequest && BlockVar[Dm] >= 0 &&
+            Arg == Vars[size_t(BlockVar[Dm])])
+          Arg = "kfit_w[" + std::to_string(Dm) + "]";
+      A += (V ? ", " : "") + Arg;
+    }
     S += Lhs + P + Q.Name + "(" + A + ");\n";
   }
   S += "    blocks = " + P + "blocks(" + Args + ");\n";
@@ -784,6 +871,15 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
     if (Q.IsConstant || Q.Scale == QuantityScale::Total ||
         recordedOnly(Q.Name))
       continue;
+    if (Q.Scale == QuantityScale::PerRequest) {
+      // The requests precede their sectors in quantityNames(): q[R] is
+      // already the launch's.
+      std::string R = std::to_string(requestQuantity(Q.Name));
+      S += "  q[" + std::to_string(K) + "] = q[" + std::to_string(K) +
+           "] * q[" + R + "]; /* " + Q.Name + " was fitted per request, " +
+           "at the warp's shape */\n";
+      continue;
+    }
     S += "  q[" + std::to_string(K) + "] = q[" + std::to_string(K) + "] * " +
          (Q.Scale == QuantityScale::PerWarp ? "warps" : "active");
     if (Q.Scale == QuantityScale::PerActiveWarp && Q.IdleWarp != 0)
@@ -1098,6 +1194,10 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
     Used.push_back(&S);
     X.push_back(std::move(Row));
   }
+  // The variables with the warp's shape for the block's (PerRequest fits).
+  std::vector<std::vector<int64_t>> XW;
+  for (const std::vector<int64_t> &Row : X)
+    XW.push_back(Fit.warpVariables(Row));
   const profiledb::FailedShapes Failed = profiledb::failedShapes(Samples);
   Fit.FailingBlocks = Failed.Blocks;
   if (!Failed.Blocks.empty()) {
@@ -1203,16 +1303,25 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
     // The first phase's fits by (scale, idle cost, without idle warps): the
     // second phase takes their single functions instead of selecting again.
     std::map<std::tuple<int, double, bool>, FitReport> SingleFits;
+    // The requests of this quantity's kind (a PerRequest fit divides by
+    // them and takes the warp's shape for the block's).
+    const int RequestIndex = KernelFit::requestQuantity(Name);
+    std::vector<double> RequestsOf;
+    if (RequestIndex >= 0)
+      for (const profiledb::SampleRow *S : Used)
+        RequestsOf.push_back(sampleValue(*S, Names[size_t(RequestIndex)]));
     auto FitScaled = [&](const std::vector<double> *Count, FitReport &Out,
                          std::string &Why, double Idle = 0,
                          const std::vector<bool> *Keep = nullptr) {
+      const bool ByRequest = Count == &RequestsOf;
       std::vector<std::string> Columns = Fit.Vars;
       Columns.push_back(Name);
       std::vector<std::vector<double>> Rows;
       for (size_t R = 0; R < Used.size(); ++R) {
         if (Keep && !(*Keep)[R])
           continue;
-        std::vector<double> Row(X[R].begin(), X[R].end());
+        const std::vector<int64_t> &At = ByRequest ? XW[R] : X[R];
+        std::vector<double> Row(At.begin(), At.end());
         Row.push_back(Count ? (Y[R] - Idle * (WarpsOf[R] - ActiveOf[R])) /
                                   (*Count)[R]
                             : Y[R]);
@@ -1250,8 +1359,11 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
         }
       } Timer{std::chrono::steady_clock::now(), Q.FitSeconds,
               Phase == &Single ? nullptr : &Q.PiecesSeconds};
-      std::tuple<int, double, bool> Key{
-          Count == &WarpsOf ? 2 : Count ? 1 : 0, Idle, Keep != nullptr};
+      std::tuple<int, double, bool> Key{ByRequest            ? 3
+                                        : Count == &WarpsOf ? 2
+                                        : Count             ? 1
+                                                            : 0,
+                                        Idle, Keep != nullptr};
       // The cache's slot and the hash of what this fit reads.
       std::string Slot, Hash;
       if (Cache) {
@@ -1366,6 +1478,27 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
     // stays. Registers and shared memory are per thread and per block.
     bool PerLaunch =
         Name != "registers_per_thread" && Name != "shared_per_block";
+    // Whether a fit's value depends on a free block dim: a term with a
+    // power of one, or pieces (conditions may compare them).
+    auto dependsOnBlock = [&](const FittedModel &M) {
+      if (M.Pieces.size() > 1)
+        return true;
+      for (const Piece &Pc : M.Pieces)
+        for (size_t V = 0; V < M.Vars.size(); ++V) {
+          bool Block = false;
+          for (int Dm = 0; Dm < 3; ++Dm)
+            Block |= Fit.BlockVar[Dm] >= 0 &&
+                     M.Vars[V] == Fit.Vars[size_t(Fit.BlockVar[Dm])];
+          if (!Block)
+            continue;
+          for (const std::vector<Exponents> *Terms :
+               {&Pc.F.NumTerms, &Pc.F.DenTerms})
+            for (const Exponents &E : *Terms)
+              if (V < E.size() && E[V] > 0)
+                return true;
+        }
+      return false;
+    };
     // The idle warp's cost the single functions gave (per active warp).
     double SingleIdle = 0;
     auto ChooseScale = [&]() -> bool {
@@ -1404,6 +1537,30 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
           Q.Report = std::move(R);
           Q.Scale = Sc;
           Q.IdleWarp = Idle;
+        }
+      }
+      // Sectors and lines per request, on the warp's shape: a request's
+      // sectors are its warp's, so this form holds for blocks wider than
+      // any profiled one (the training sizes bound the block by the data),
+      // where a fit in the block's width extrapolates (docs/models.md,
+      // "Rational programs"; an exact fit in the block's dims is exact on
+      // the profiled shapes only). Tried unless the chosen fit is exact
+      // and independent of the block dims; taken when exact, or when its
+      // held-out error is at most the chosen one's divided by 0.8.
+      if (RequestIndex >= 0 &&
+          !(Q.Report.Model.exact() && !dependsOnBlock(Q.Report.Model)) &&
+          std::all_of(RequestsOf.begin(), RequestsOf.end(),
+                      [](double V) { return V > 0; })) {
+        FitReport R;
+        std::string Why;
+        // Held-out errors below 1e-9 (relative) reproduce the data to
+        // rounding: they count as equal.
+        if (FitScaled(&RequestsOf, R, Why) &&
+            (R.Model.exact() ||
+             !(R.HeldOut > std::max(Q.Report.HeldOut, 1e-9) / 0.8))) {
+          Q.Report = std::move(R);
+          Q.Scale = QuantityScale::PerRequest;
+          Q.IdleWarp = 0;
         }
       }
       if (Q.Scale != QuantityScale::Total)

@@ -2,7 +2,10 @@
  * test/Inputs/fit/make-db.py (data R, C; block bx, by) without the runtime,
  * for test/Fit.
  *
- *   harness2d R=<R>,C=<C>,bx=<BX>,by=<BY> ...
+ *   harness2d [--warp] R=<R>,C=<C>,bx=<BX>,by=<BY> ...
+ *
+ * With --warp, of the `warp` kernel (the loads and stores of a matrix
+ * product, their sectors those of the warp's shape).
  *
  * For each point prints "<point>: <program's prediction> <direct>", the
  * direct one being klaraptor_mwp_cwp_ns on the MWP-CWP inputs of the known
@@ -49,38 +52,58 @@ static double activeWarps(long long r, long long c, long long bx,
   return total;
 }
 
+/* klaraptor_mwp_cwp_ns on the known counts: each access kind (load, store)
+ * coalesced at most 4 sectors per request, the rule of docs/models.md. The
+ * `ceil` kernel: 2 loads and 1 store per active warp, 4 sectors each; the
+ * `warp` kernel (warp != 0): 2 * C loads per active warp, the sectors of a
+ * request by the warp's shape. */
 static double direct(long long r, long long c, long long bx, long long by,
-                     const klaraptor_mwp_cwp_hw *hw) {
+                     int warp, const klaraptor_mwp_cwp_hw *hw) {
   klaraptor_mwp_cwp_inputs in;
   double blocks = (double)(((c + bx - 1) / bx) * ((r + by - 1) / by));
   double warps = blocks * ceil((double)(bx * by) / 32);
   double active = activeWarps(r, c, bx, by);
   double inst = (2.0 * (double)c + 30) * active + 9 * (warps - active);
-  double creq = 3 * active; /* 2 loads + 1 store, 4 sectors per request */
+  long long wx = bx < 32 ? bx : 32, wy = (32 + wx - 1) / wx;
+  double req[2], per[2], creq = 0, ctr = 0, ureq = 0, utr = 0;
+  int k;
+  if (by < wy)
+    wy = by;
+  req[0] = warp ? 2.0 * (double)c * active : 2 * active;
+  per[0] = warp ? ((double)wy + (double)((wx + 7) / 8)) / 2 : 4;
+  req[1] = active;
+  per[1] = warp ? (double)(wy * ((wx + 7) / 8)) : 4;
+  for (k = 0; k < 2; ++k) {
+    if (per[k] <= 4) {
+      creq += req[k];
+      ctr += req[k] * fmax(1.0, ceil(per[k] / 4));
+    } else {
+      ureq += req[k];
+      utr += req[k] * per[k];
+    }
+  }
   memset(&in, 0, sizeof in);
   in.blocks = blocks;
   in.threads_per_block = (double)(bx * by);
   in.regs_per_thread = 20;
-  in.shared_per_block = 0;
-  in.comp_insts = (inst - creq) / warps;
+  in.comp_insts = (inst - creq - ureq) / warps;
   in.coal_mem_insts = creq / warps;
-  in.uncoal_mem_insts = 0;
-  in.synch_insts = 0;
-  in.coal_per_mw = 1;
-  in.uncoal_per_mw = 1;
+  in.uncoal_mem_insts = ureq / warps;
+  in.coal_per_mw = creq > 0 ? ctr / creq : 1;
+  in.uncoal_per_mw = ureq > 0 ? utr / ureq : 1;
   return klaraptor_mwp_cwp_ns(&in, hw);
 }
 
 int main(int argc, char **argv) {
   klaraptor_mwp_cwp_hw hw;
-  int i;
+  int i, warp = argc > 1 && strcmp(argv[1], "--warp") == 0;
   if (Registrations != 1 || !Registered.predict) {
     fprintf(stderr, "harness2d: %d models registered\n", Registrations);
     return 1;
   }
   if (klaraptor_mwp_cwp_hw_from_profile("h100-sxm", &hw) != 0)
     return 1;
-  for (i = 1; i < argc; ++i) {
+  for (i = 1 + warp; i < argc; ++i) {
     long long r, c, bx, by;
     int64_t data[2];
     klaraptor_candidate cand;
@@ -96,7 +119,7 @@ int main(int argc, char **argv) {
     cand.block[2] = 1;
     printf("%s: %.17g %.17g\n", argv[i],
            Registered.predict(Registered.ctx, data, 2, &cand, NULL),
-           direct(r, c, bx, by, &hw));
+           direct(r, c, bx, by, warp, &hw));
   }
   return 0;
 }

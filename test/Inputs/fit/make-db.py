@@ -3,7 +3,7 @@
 docs/profile-db.md) whose metrics follow known formulas, for the tests of
 `klaraptor fit`.
 
-  make-db.py OUT.db [--kind saxpy|few|empty|nodevice|mixed|ceil|ratio] [--device NAME]
+  make-db.py OUT.db [--kind saxpy|few|empty|nodevice|mixed|ceil|ratio|warp] [--device NAME]
 
 saxpy: kernel _Z5saxpyPfPKffi with the spec of examples/saxpy's pragma
 (data N, free bx, grid ceildiv(N, bx)); N in 1024..32768, bx in 32..1024;
@@ -22,6 +22,17 @@ working thread, counted by enumerating the threads; idle = warps - active):
   global_load_requests  = 2 * active,  global_load_sectors  = 8 * active
   global_store_requests = active,      global_store_sectors = 4 * active
   registers 20, shared 0.
+warp: the grid kernel as a matrix product reads (per active warp C times
+an element of its rows, one per row, and C times a row of its columns)
+and writes its block: the sectors and lines of a request are those of the
+warp's shape (wx = min(bx, 32) threads of a row, wy = min(by, 32 / wx)
+rows):
+  global_load_requests  = 2 * C * active
+  global_load_sectors   = load requests * (wy + ceil(wx / 8)) / 2
+  global_load_lines     = load requests * (wy + 1) / 2
+  global_store_requests = active
+  global_store_sectors  = active * wy * ceil(wx / 8)
+the shapes profiled at most 128 wide (as `where(bx <= N)` at small sizes).
 few: the same kernel with 3 samples. empty: no
 kernels. nodevice: saxpy with an empty `device` meta value. mixed: saxpy and
 a second kernel, _Z4tinyPfi (data N, free bx), with 2 samples only.
@@ -171,6 +182,26 @@ def ratio_metrics(r, c, bx, by):
     return m
 
 
+def warp_shape(bx, by):
+    wx = min(bx, 32)
+    return wx, min(by, -(-32 // wx))
+
+
+def warp_metrics(r, c, bx, by):
+    m = grid_metrics(r, c, bx, by)
+    active = active_warps(r, c, bx, by)
+    wx, wy = warp_shape(bx, by)
+    loads = 2 * c * active
+    m.update({
+        "global_load_requests": loads,
+        "global_load_sectors": loads * (wy + -(-wx // 8)) / 2,
+        "global_load_lines": loads * (wy + 1) / 2,
+        "global_store_requests": active,
+        "global_store_sectors": active * wy * -(-wx // 8),
+    })
+    return m
+
+
 def write_grid(db, metrics=None):
     metrics = metrics or grid_metrics
     db.execute("INSERT INTO runs (command_line, sizes, status) "
@@ -206,7 +237,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--kind", default="saxpy",
                     choices=["saxpy", "few", "empty", "nodevice", "mixed",
-                             "ceil", "ratio"])
+                             "ceil", "ratio", "warp"])
     ap.add_argument("--device", default="h100-sxm")
     a = ap.parse_args()
     if os.path.exists(a.out):
@@ -221,6 +252,8 @@ def main():
         write_grid(db)
     elif a.kind == "ratio":
         write_grid(db, ratio_metrics)
+    elif a.kind == "warp":
+        write_grid(db, warp_metrics)
     elif a.kind != "empty":  # saxpy, few, nodevice, mixed
         db.execute("INSERT INTO runs (command_line, sizes, status) "
                    "VALUES ('synthetic', '{}', 'ok')")

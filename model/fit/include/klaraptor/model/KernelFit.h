@@ -66,12 +66,25 @@ struct KernelFitOptions {
 enum class QuantityScale {
   Total,        ///< the whole launch's total
   PerWarp,      ///< per launched warp: blocks * ceil(threads / 32)
-  PerActiveWarp ///< per warp with a thread inside the data (KernelFit::
-                ///< activeWarps)
+  PerActiveWarp, ///< per warp with a thread inside the data (KernelFit::
+                 ///< activeWarps)
+  /// Sectors or lines per request of their access kind (KernelFit::
+  /// requestQuantity), as a function of the data and of the warp's shape
+  /// (warpShape) instead of the block's: a request's sectors and lines are
+  /// those of its warp's 32 addresses.
+  PerRequest
 };
 
-/// "total", "per warp", "per active warp".
+/// "total", "per warp", "per active warp", "per request".
 const char *describe(QuantityScale S);
+
+/// The part of a block one warp covers (its first warp): min(bx, 32)
+/// threads of a row, as many rows (at most by) as 32 threads make, as many
+/// planes (at most bz) as the rest make. For a block whose width is a
+/// multiple or a divisor of 32, every warp's lanes lie so, and the
+/// addresses of a warp's request are those of a block of this shape; a
+/// 1024x1 block's warp is a 32x1 block's, a 16x16 block's a 16x2 block's.
+void warpShape(const int64_t Block[3], int64_t Warp[3]);
 
 /// One fitted quantity of a kernel.
 struct FittedQuantity {
@@ -181,6 +194,10 @@ public:
 
   /// The quantities fitted, in order.
   static const std::vector<std::string> &quantityNames();
+  /// The index in quantityNames() of the requests a sectors or lines
+  /// quantity may be fitted per (QuantityScale::PerRequest); -1 for the
+  /// others.
+  static int requestQuantity(const std::string &Name);
   /// Whether quantity \p Name is fitted for the launch record only (the
   /// judge's "fitted" counts): no model reads it, so it never refuses a
   /// shape and the emitted program does not evaluate it.
@@ -216,6 +233,9 @@ public:
   /// The values of Vars for a launch; false with \p Why as predictNs.
   bool variables(const profiledb::DataTuple &Data, const uint32_t Block[3],
                  std::vector<int64_t> &X, std::string &Why) const;
+  /// \p X (values of Vars) with the free block dims replaced by those of
+  /// the warp's shape (warpShape): the variables of a PerRequest fit.
+  std::vector<int64_t> warpVariables(const std::vector<int64_t> &X) const;
 
   /// The self-contained C program: fitted functions, embedded hardware
   /// parameters, a predict function and a constructor registering it with
