@@ -82,8 +82,8 @@ do not change; mwp-cwp-recomputed does. Every run prints how far the fits
 are from that agreement:
 
   LABEL: fitted per-request counts: S of T shapes more than 25 % from their
-         warp shape's, P physically impossible (fewer lines than requests,
-         more than 32 sectors or lines a request, more lines than sectors)
+         warp shape's, P more than 5 % outside what a request can have (1 to
+         32 sectors and lines, no more lines than sectors)
 
 Usage: scripts/model-playground.py --device PROFILE [--block-launch-cycles C]
            [--set KEY=VALUE]... [--margin X] [--label TEXT] [--list MODEL]
@@ -377,18 +377,21 @@ def per_request(fitted, kind, unit):
     return fitted[key] / requests
 
 
-def impossible(fitted):
-    """Whether the fitted counts of one shape cannot all be true: a request
-    touches 1 to 32 sectors and 1 to 32 lines, and no more lines than
-    sectors."""
+def impossible(fitted, slack=0.05):
+    """Whether the fitted counts of one shape are farther than the slack
+    (relative) from what a request can have: 1 to 32 sectors and 1 to 32
+    lines, and no more lines than sectors (a least-squares fit may miss a
+    bound by a little; beyond 5 % the fit has gone astray)."""
+    low, high = 1 - slack, 32 * (1 + slack)
     for kind in KINDS:
         sectors = per_request(fitted, kind, 'sectors')
         lines = per_request(fitted, kind, 'lines')
-        if sectors is not None and not 0.999 <= sectors <= 32.001:
+        if sectors is not None and not low <= sectors <= high:
             return True
-        if lines is not None and not 0.999 <= lines <= 32.001:
+        if lines is not None and not low <= lines <= high:
             return True
-        if sectors is not None and lines is not None and lines > sectors * 1.001:
+        if sectors is not None and lines is not None and \
+                lines > sectors * (1 + slack):
             return True
     return False
 
@@ -627,9 +630,9 @@ def main():
           + (f", set {' '.join(args.set)}" if args.set else '')
           + (', per-request counts of the warp shapes' if args.warp_ratios else ''))
     print(f'{args.label}: fitted per-request counts: {off} of {total} shapes more '
-          f"than 25 % from their warp shape's, {bad} physically impossible "
-          '(fewer lines than requests, more than 32 sectors or lines a '
-          'request, more lines than sectors)')
+          f"than 25 % from their warp shape's, {bad} more than 5 % outside "
+          'what a request can have (1 to 32 sectors and lines, no more lines '
+          'than sectors)')
     ratios = sorted(math.log(s['model_ns'] / s['measured_ns'])
                     for l in launches for s in l.get('predictions', [])
                     if (s.get('model_ns') or 0) > 0 and math.isfinite(s['model_ns'])
