@@ -401,6 +401,25 @@ bool withinNoise(const FitOptions &O, const Evaluated &A,
   return Mean <= 2 * std::sqrt(Var / double(N));
 }
 
+/// Whether candidate \p C stays bounded as each variable of
+/// FitOptions::BoundedIn grows alone: its numerator's degree in each is at
+/// most its denominator's.
+bool boundedIn(const Context &Cx, const Candidate &C) {
+  for (size_t V = 0; V < Cx.P.Vars.size(); ++V) {
+    const std::vector<std::string> &B = Cx.O.BoundedIn;
+    if (std::find(B.begin(), B.end(), Cx.P.Vars[V]) == B.end())
+      continue;
+    unsigned Num = 0, Den = 0;
+    for (const Exponents &E : C.Num)
+      Num = std::max<unsigned>(Num, E[V]);
+    for (const Exponents &E : C.Den)
+      Den = std::max<unsigned>(Den, E[V]);
+    if (Num > Den)
+      return false;
+  }
+  return true;
+}
+
 Selection selectModel(Context &Cx, const RowSet &Rows,
                       const std::vector<std::pair<Predicate, bool>> &Where,
                       bool ExactOnly = false,
@@ -738,6 +757,15 @@ Selection selectModel(Context &Cx, const RowSet &Rows,
   auto Admissible = [&](Evaluated &E) {
     if (!E.Checked) {
       E.Checked = true;
+      // Not exact (beyond the tie floor) and unbounded in a variable it
+      // must stay bounded in (FitOptions::BoundedIn).
+      if (E.HeldOut > O.TieFloor && !boundedIn(Cx, *E.C)) {
+        E.Rejected = true;
+        if (O.Trace)
+          std::fprintf(stderr, "bounded  %s: rejected\n",
+                       E.Fit.F.str(P.Vars, 4).c_str());
+        return false;
+      }
       E.Rejected = !denominatorOk(Cx, E.Fit.F, Rows, Where);
       if (E.Rejected)
         ++St.RejectedByRegion;

@@ -366,6 +366,7 @@ std::string fitOptionsText(const FitOptions &Opt) {
   W.field(O.MinThreads);
   W.field(O.AllowNegative);
   W.field(O.MaxCandidates);
+  W.field(O.BoundedIn);
   return W.Out;
 }
 

@@ -1314,6 +1314,11 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
                          std::string &Why, double Idle = 0,
                          const std::vector<bool> *Keep = nullptr) {
       const bool ByRequest = Count == &RequestsOf;
+      // The phase's options; a fit per request must stay bounded in the
+      // data sizes (a request has 1 to 32 sectors, whatever the data).
+      FitOptions Use = *Phase;
+      if (ByRequest)
+        Use.BoundedIn = Fit.DataNames;
       std::vector<std::string> Columns = Fit.Vars;
       Columns.push_back(Name);
       std::vector<std::vector<double>> Rows;
@@ -1373,7 +1378,7 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
                " idle=" + IdleText + " keep=" + (Keep ? "1" : "0") +
                " pieces=" + (Phase == &Single ? "0" : "1");
         std::string In = FitCache::buildIdentity() + "\n" +
-                         fitOptionsText(*Phase) + "\n" + Kernel.Name;
+                         fitOptionsText(Use) + "\n" + Kernel.Name;
         for (const std::string &C : Columns)
           In += "\n" + C;
         for (const std::vector<double> &Row : Rows)
@@ -1397,11 +1402,11 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
         ++Cache->Misses;
       }
       if (Phase == &Single) {
-        Out = fitQuantity(*P, Single);
+        Out = fitQuantity(*P, Use);
         SingleFits[Key] = Out;
       } else {
         auto It = SingleFits.find(Key);
-        Out = fitQuantity(*P, *Phase,
+        Out = fitQuantity(*P, Use,
                           It == SingleFits.end() ? nullptr : &It->second);
       }
       if (Cache) {

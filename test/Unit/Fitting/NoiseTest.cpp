@@ -99,3 +99,34 @@ TEST(Noise, ExactDataOfTheSameFunctionIsRecoveredExactly) {
 }
 
 } // namespace
+
+// FitOptions::BoundedIn: a noisy ratio that tends to a limit (the sectors
+// of one request, whatever the data size) is fitted by a function bounded
+// in N, which stays near the limit far beyond the samples (without the
+// option the least held-out error on these samples is a quadratic in N
+// that falls to 0 there); every piece's numerator has no higher degree in
+// N than its denominator.
+TEST(Noise, BoundedInKeepsTheFitBounded) {
+  auto F = [](const std::vector<double> &X) {
+    return 4 - 2 * std::exp(-X[0] / 50) + 0.5 * X[1] / 32;
+  };
+  FitProblem P = noisyProblem(
+      {"N", "bx"}, grid({range(8, 128, 8), powersOfTwo(1, 32)}), F, 0.02, 3);
+  FitOptions O;
+  O.BoundedIn = {"N"};
+  FitReport R = fitQuantity(P, O);
+  ASSERT_TRUE(R.ok()) << R.Error;
+  for (const Piece &Pc : R.Model.Pieces) {
+    unsigned Num = 0, Den = 0;
+    for (const Exponents &E : Pc.F.NumTerms)
+      Num = std::max<unsigned>(Num, E[0]);
+    for (const Exponents &E : Pc.F.DenTerms)
+      Den = std::max<unsigned>(Den, E[0]);
+    EXPECT_LE(Num, Den) << R.Model.str();
+  }
+  for (double Bx : powersOfTwo(1, 32)) {
+    double X[2] = {1 << 20, Bx};
+    EXPECT_NEAR(R.Model.evaluate(X), F({1 << 20, Bx}), 0.25 * F({1 << 20, Bx}))
+        << R.Model.str();
+  }
+}

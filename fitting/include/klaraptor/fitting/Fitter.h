@@ -78,6 +78,12 @@ struct FitOptions {
   bool AllowNegative = false;
   /// Largest number of candidates tried per selection.
   unsigned MaxCandidates = 6000;
+  /// Variables in which a fit that is not exact must stay bounded: its
+  /// numerator's degree in each at most its denominator's, so that it tends
+  /// to a limit as the variable grows instead of following a polynomial
+  /// beyond the samples (for a quantity that cannot grow with them, such as
+  /// the sectors of one memory request). Empty: no such variable.
+  std::vector<std::string> BoundedIn;
   /// Print every candidate's degrees and errors to stderr.
   bool Trace = false;
 };
