@@ -1637,7 +1637,13 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
       if (SourceOf[QI] < 0)
         continue;
       const QuantityResult &Src = Results[size_t(SourceOf[QI])];
-      if (!Src.Error.empty() || !scalableFit(Src.Q)) {
+      // A fit per request multiplies by its own kind's requests: it is a
+      // multiple's only if the multiple is of the same kind.
+      bool OtherRequests =
+          Src.Q.Scale == QuantityScale::PerRequest &&
+          KernelFit::requestQuantity(Names[QI]) !=
+              KernelFit::requestQuantity(Src.Q.Name);
+      if (!Src.Error.empty() || !scalableFit(Src.Q) || OtherRequests) {
         Second.push_back(QI);
         continue;
       }

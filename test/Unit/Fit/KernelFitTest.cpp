@@ -641,6 +641,49 @@ TEST(KernelFitScales, FitsSectorsPerRequestOnTheWarpShape) {
             std::string::npos);
 }
 
+// A quantity that is a multiple of a fit per request is that fit only if
+// it is of the same kind: store sectors three times the load sectors, with
+// one store per 2R loads, are not three times the load sectors' ratio per
+// store request.
+TEST(KernelFitScales, AMultipleOfAnotherKindsRatioIsFittedItself) {
+  std::vector<profiledb::SampleRow> Rows;
+  auto PerRequest = [](int64_t Bx, int64_t By) {
+    int64_t B[3] = {Bx, By, 1}, W[3];
+    warpShape(B, W);
+    return (double(W[1]) + double((W[0] + 7) / 8)) / 2;
+  };
+  for (int64_t R : {64, 96, 128, 192, 256})
+    for (uint32_t Bx : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u})
+      for (uint32_t By : {1u, 2u, 4u, 8u, 16u, 32u, 64u}) {
+        if (Bx * By < 64 || Bx * By > 512)
+          continue;
+        profiledb::SampleRow S = sample(R, R, Bx, By);
+        double Warps = double((R + Bx - 1) / Bx) * double((R + By - 1) / By) *
+                       std::ceil(double(Bx * By) / 32);
+        double Loads = 2 * double(R) * Warps;
+        S.Metrics["global_load_requests"] = Loads;
+        S.Metrics["global_load_sectors"] = Loads * PerRequest(Bx, By);
+        S.Metrics["global_store_requests"] = Warps;
+        S.Metrics["global_store_sectors"] = 3 * Loads * PerRequest(Bx, By);
+        Rows.push_back(S);
+      }
+  KernelFit F;
+  std::string Error;
+  ASSERT_TRUE(
+      fitKernelSamples(kernel(), Rows, "h100-sxm", KernelFitOptions(), F, Error))
+      << Error;
+  ASSERT_EQ(F.Quantities[2].Scale, QuantityScale::PerRequest);
+  const FittedQuantity &Stores = F.Quantities[4];
+  ASSERT_EQ(Stores.Name, "global_store_sectors");
+  EXPECT_TRUE(Stores.MultipleOf.empty()) << Stores.MultipleOf;
+  std::map<std::string, double> Record;
+  const uint32_t Block[3] = {32, 8, 1};
+  ASSERT_TRUE(F.launchRecord({{"R", 1024}, {"C", 1024}}, Block, Record, Error))
+      << Error;
+  EXPECT_NEAR(Record["global_store_sectors"] / Record["global_load_sectors"], 3,
+              0.3);
+}
+
 // The rows `fit` and `report` use: per kernel the newest (a changed pragma
 // adds a row), only the names asked for.
 TEST(KernelFitSelection, NewestRowPerKernel) {
