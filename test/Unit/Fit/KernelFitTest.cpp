@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <stdlib.h>
 #include <unistd.h>
@@ -591,17 +592,20 @@ TEST_F(KernelFitTest, WarpVariables) {
   EXPECT_EQ(KernelFit::requestQuantity("inst_executed"), -1);
 }
 
-// Sectors per request that follow the warp's shape, profiled on blocks at
-// most 128 wide: fitted per request on the warp's shape, a 1024x1 block's
-// are a 32x1 block's far outside the profile; a fit in the block's width
-// need not know that.
-TEST(KernelFitScales, FitsSectorsPerRequestOnTheWarpShape) {
+/// Load sectors per request of a matrix product's warp: one sector per row
+/// for the row operand, the column operand's sectors for the warp's width.
+static double productSectorsPerRequest(int64_t Bx, int64_t By) {
+  int64_t B[3] = {Bx, By, 1}, W[3];
+  warpShape(B, W);
+  return (double(W[1]) + double((W[0] + 7) / 8)) / 2;
+}
+
+/// Samples at R = C = 64 ... 256 of blocks of 64 to 512 threads at most 128
+/// wide, with 2R loads a warp of productSectorsPerRequest sectors each;
+/// \p More adds metrics (given the sample, its warps and its loads).
+static std::vector<profiledb::SampleRow> productSamples(
+    const std::function<void(profiledb::SampleRow &, double, double)> &More) {
   std::vector<profiledb::SampleRow> Rows;
-  auto PerRequest = [](int64_t Bx, int64_t By) {
-    int64_t B[3] = {Bx, By, 1}, W[3];
-    warpShape(B, W);
-    return (double(W[1]) + double((W[0] + 7) / 8)) / 2;
-  };
   for (int64_t R : {64, 96, 128, 192, 256})
     for (uint32_t Bx : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u})
       for (uint32_t By : {1u, 2u, 4u, 8u, 16u, 32u, 64u}) {
@@ -610,11 +614,24 @@ TEST(KernelFitScales, FitsSectorsPerRequestOnTheWarpShape) {
         profiledb::SampleRow S = sample(R, R, Bx, By);
         double Warps = double((R + Bx - 1) / Bx) * double((R + By - 1) / By) *
                        std::ceil(double(Bx * By) / 32);
-        S.Metrics["global_load_requests"] = 2 * double(R) * Warps;
+        double Loads = 2 * double(R) * Warps;
+        S.Metrics["global_load_requests"] = Loads;
         S.Metrics["global_load_sectors"] =
-            2 * double(R) * Warps * PerRequest(Bx, By);
+            Loads * productSectorsPerRequest(Bx, By);
+        More(S, Warps, Loads);
         Rows.push_back(S);
       }
+  return Rows;
+}
+
+// Sectors per request that follow the warp's shape, profiled on blocks at
+// most 128 wide: fitted per request on the warp's shape, a 1024x1 block's
+// are a 32x1 block's far outside the profile; a fit in the block's width
+// need not know that.
+TEST(KernelFitScales, FitsSectorsPerRequestOnTheWarpShape) {
+  std::vector<profiledb::SampleRow> Rows =
+      productSamples([](profiledb::SampleRow &, double, double) {});
+  auto PerRequest = productSectorsPerRequest;
   KernelFit F;
   std::string Error;
   ASSERT_TRUE(
@@ -646,27 +663,11 @@ TEST(KernelFitScales, FitsSectorsPerRequestOnTheWarpShape) {
 // one store per 2R loads, are not three times the load sectors' ratio per
 // store request.
 TEST(KernelFitScales, AMultipleOfAnotherKindsRatioIsFittedItself) {
-  std::vector<profiledb::SampleRow> Rows;
-  auto PerRequest = [](int64_t Bx, int64_t By) {
-    int64_t B[3] = {Bx, By, 1}, W[3];
-    warpShape(B, W);
-    return (double(W[1]) + double((W[0] + 7) / 8)) / 2;
-  };
-  for (int64_t R : {64, 96, 128, 192, 256})
-    for (uint32_t Bx : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u})
-      for (uint32_t By : {1u, 2u, 4u, 8u, 16u, 32u, 64u}) {
-        if (Bx * By < 64 || Bx * By > 512)
-          continue;
-        profiledb::SampleRow S = sample(R, R, Bx, By);
-        double Warps = double((R + Bx - 1) / Bx) * double((R + By - 1) / By) *
-                       std::ceil(double(Bx * By) / 32);
-        double Loads = 2 * double(R) * Warps;
-        S.Metrics["global_load_requests"] = Loads;
-        S.Metrics["global_load_sectors"] = Loads * PerRequest(Bx, By);
+  std::vector<profiledb::SampleRow> Rows =
+      productSamples([](profiledb::SampleRow &S, double Warps, double) {
         S.Metrics["global_store_requests"] = Warps;
-        S.Metrics["global_store_sectors"] = 3 * Loads * PerRequest(Bx, By);
-        Rows.push_back(S);
-      }
+        S.Metrics["global_store_sectors"] = 3 * S.Metrics["global_load_sectors"];
+      });
   KernelFit F;
   std::string Error;
   ASSERT_TRUE(
