@@ -1194,27 +1194,10 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
     Used.push_back(&S);
     X.push_back(std::move(Row));
   }
-  // The variables with the warp's shape for the block's (PerRequest fits),
-  // and whether a whole warp of that shape fits in the data's extents: a
-  // request of a warp the data cut short (a one-thread-wide column of 16
-  // rows: 16 lanes) is not one of the launches the fit predicts, where the
-  // data are far larger than a warp.
+  // The variables with the warp's shape for the block's (PerRequest fits).
   std::vector<std::vector<int64_t>> XW;
-  std::vector<bool> WholeWarps;
-  for (const std::vector<int64_t> &Row : X) {
+  for (const std::vector<int64_t> &Row : X)
     XW.push_back(Fit.warpVariables(Row));
-    bool Whole = true;
-    if (Fit.hasExtents())
-      for (int Dm = 0; Dm < 3; ++Dm) {
-        double E = Fit.Extents[Dm]->evaluateAsC(Row.data());
-        int64_t W = Fit.BlockVar[Dm] >= 0 ? XW.back()[size_t(Fit.BlockVar[Dm])]
-                                          : 1;
-        Whole = Whole && !(E < double(W));
-      }
-    WholeWarps.push_back(Whole);
-  }
-  const size_t WholeCount =
-      size_t(std::count(WholeWarps.begin(), WholeWarps.end(), true));
   const profiledb::FailedShapes Failed = profiledb::failedShapes(Samples);
   Fit.FailingBlocks = Failed.Blocks;
   if (!Failed.Blocks.empty()) {
@@ -1577,10 +1560,7 @@ bool fitKernelSamples(const profiledb::KernelRow &Kernel,
         std::string Why;
         // Held-out errors below 1e-9 (relative) reproduce the data to
         // rounding: they count as equal.
-        const std::vector<bool> *Whole =
-            WholeCount == Used.size() ? nullptr : &WholeWarps;
-        if (WholeCount >= Options.MinSamples &&
-            FitScaled(&RequestsOf, R, Why, 0, Whole) &&
+        if (FitScaled(&RequestsOf, R, Why) &&
             (R.Model.exact() ||
              !(R.HeldOut > std::max(Q.Report.HeldOut, 1e-9) / 0.8))) {
           Q.Report = std::move(R);

@@ -685,62 +685,6 @@ TEST(KernelFitScales, AMultipleOfAnotherKindsRatioIsFittedItself) {
               0.3);
 }
 
-// A warp the data cut short (a one-thread-wide column of 16 rows has 16
-// lanes) stores fewer sectors than the same warp of a large launch: the
-// per-request fit leaves such samples out, and a 1x1024 block's store
-// request at R = 1024 has 32 sectors, one per row.
-TEST(KernelFitScales, PerRequestFitsLeaveOutWarpsTheDataCutShort) {
-  std::vector<profiledb::SampleRow> Rows;
-  for (int64_t R : {16, 32, 48, 64, 96, 128, 192, 256})
-    for (uint32_t Bx : {1u, 2u, 4u, 8u, 16u, 32u, 64u})
-      for (uint32_t By : {1u, 2u, 4u, 8u, 16u, 32u, 64u}) {
-        if (Bx * By < 64 || Bx * By > 512)
-          continue;
-        profiledb::SampleRow S = sample(R, R, Bx, By);
-        int64_t B[3] = {Bx, By, 1}, W[3];
-        warpShape(B, W);
-        double Warps = double((R + Bx - 1) / Bx) * double((R + By - 1) / By) *
-                       std::ceil(double(Bx * By) / 32);
-        S.Metrics["global_store_requests"] = Warps;
-        S.Metrics["global_store_sectors"] =
-            Warps * double(std::min<int64_t>(W[1], R) * ((W[0] + 7) / 8));
-        Rows.push_back(S);
-      }
-  KernelFit F;
-  std::string Error;
-  ASSERT_TRUE(
-      fitKernelSamples(kernel(), Rows, "h100-sxm", KernelFitOptions(), F, Error))
-      << Error;
-  const FittedQuantity &Stores = F.Quantities[4];
-  ASSERT_EQ(Stores.Name, "global_store_sectors");
-  EXPECT_EQ(Stores.Scale, QuantityScale::PerRequest) << Stores.form();
-  // The samples whose warps the data cut short (R = 16 with a warp taller
-  // than 16 rows: blocks 1 wide) are not in the fit.
-  unsigned Short = 0;
-  for (const profiledb::SampleRow &S : Rows) {
-    int64_t B[3] = {S.Block[0], S.Block[1], 1}, W[3];
-    warpShape(B, W);
-    Short += S.Data.at("R") < W[1] || S.Data.at("C") < W[0];
-  }
-  ASSERT_GT(Short, 0u);
-  unsigned Fitted = 0;
-  for (const fitting::PieceStats &P : Stores.Report.Stats)
-    Fitted += P.Samples;
-  EXPECT_EQ(Fitted, Rows.size() - Short);
-  const uint32_t Shapes[][3] = {{1, 1024, 1}, {4, 128, 1}, {1024, 1, 1}};
-  const double Want[] = {32, 8, 4};
-  for (size_t I = 0; I < 3; ++I) {
-    std::map<std::string, double> Record;
-    ASSERT_TRUE(F.launchRecord({{"R", 1024}, {"C", 1024}}, Shapes[I], Record,
-                               Error))
-        << Error;
-    EXPECT_NEAR(Record["global_store_sectors"] /
-                    Record["global_store_requests"],
-                Want[I], 1e-6 * Want[I])
-        << Shapes[I][0] << "x" << Shapes[I][1] << ": " << Stores.form();
-  }
-}
-
 // The rows `fit` and `report` use: per kernel the newest (a changed pragma
 // adds a row), only the names asked for.
 TEST(KernelFitSelection, NewestRowPerKernel) {
