@@ -144,15 +144,18 @@ static bool walkMonotoneSectors(const uint64_t *Addr, uint32_t Mask,
   return !(Up && Down) && !(Mis & (Bytes - 1));
 }
 
-unsigned appendSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
-                       uint64_t Tag, std::vector<uint64_t> &Out) {
+/// appendSectors for units of 2^Shift bytes (sectors: 5, lines: 7).
+static unsigned appendUnits(const uint64_t *Addr, uint32_t Mask,
+                            unsigned Bytes, uint64_t Tag,
+                            std::vector<uint64_t> &Out, unsigned Shift) {
   size_t First = Out.size();
-  // countSectors' usual case: each new sector appended, the list reversed
+  // countSectors' usual case: each new unit appended, the list reversed
   // when they ran down.
   if (Bytes <= 32 && (Bytes & (Bytes - 1)) == 0 && Mask) {
     bool Down = false;
-    if (walkMonotoneSectors(Addr, Mask, Bytes, Down,
-                            [&](uint64_t S) { Out.push_back(S); })) {
+    if (walkMonotoneSectors(
+            Addr, Mask, Bytes, Down, [&](uint64_t S) { Out.push_back(S); },
+            Shift)) {
       if (Down)
         std::reverse(Out.begin() + long(First), Out.end());
       for (size_t I = First; I < Out.size(); ++I)
@@ -163,7 +166,7 @@ unsigned appendSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
   }
   for (unsigned L = 0; L < 32; ++L)
     if (Mask >> L & 1) {
-      uint64_t Lo = Addr[L] >> 5, Hi = (Addr[L] + Bytes - 1) >> 5;
+      uint64_t Lo = Addr[L] >> Shift, Hi = (Addr[L] + Bytes - 1) >> Shift;
       for (uint64_t S = Lo; S <= Hi; ++S)
         Out.push_back(S);
     }
@@ -172,6 +175,11 @@ unsigned appendSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
   for (size_t I = First; I < Out.size(); ++I)
     Out[I] |= Tag;
   return unsigned(Out.size() - First);
+}
+
+unsigned appendSectors(const uint64_t *Addr, uint32_t Mask, unsigned Bytes,
+                       uint64_t Tag, std::vector<uint64_t> &Out) {
+  return appendUnits(Addr, Mask, Bytes, Tag, Out, 5);
 }
 
 void noteWritten(ExecState &S, uint32_t Mask, const uint64_t *Addr,
@@ -332,13 +340,7 @@ static unsigned countUnits(const uint64_t *Addr, uint32_t Mask,
   // the list.
   if (Bytes > 33) {
     std::vector<uint64_t> All;
-    for (uint32_t M = Mask; M; M &= M - 1) {
-      uint64_t A = Addr[__builtin_ctz(M)];
-      for (uint64_t U = A >> Shift; U <= (A + Bytes - 1) >> Shift; ++U)
-        All.push_back(U);
-    }
-    std::sort(All.begin(), All.end());
-    return unsigned(std::unique(All.begin(), All.end()) - All.begin());
+    return appendUnits(Addr, Mask, Bytes, 0, All, Shift);
   }
   uint64_t Sec[64];
   unsigned N = 0;
