@@ -396,6 +396,13 @@ def impossible(fitted, slack=0.05):
     return False
 
 
+def warp_partner(by_shape, shape):
+    """The fitted counts of SHAPE's warp shape among BY_SHAPE (shape ->
+    fitted), or None: no warp shape, not judged, or SHAPE itself."""
+    other = by_shape.get(warp_shape(shape) or '')
+    return None if other is by_shape.get(shape) else other
+
+
 def warp_agreement(launches, tolerance=0.25):
     """(shapes off their warp shape's per-request counts by more than the
     tolerance, shapes physically impossible, shapes with fitted counts)."""
@@ -407,19 +414,13 @@ def warp_agreement(launches, tolerance=0.25):
                 continue
             total += 1
             bad += impossible(fitted)
-            other = by_shape.get(warp_shape(shape) or '')
-            if not other or other is fitted:
+            other = warp_partner(by_shape, shape)
+            if not other:
                 continue
-            for kind in KINDS:
-                for unit in ('sectors', 'lines'):
-                    a, b = per_request(fitted, kind, unit), per_request(other, kind, unit)
-                    if a is not None and b is not None and b > 0 and \
-                            abs(a / b - 1) > tolerance:
-                        off += 1
-                        break
-                else:
-                    continue
-                break
+            pairs = ((per_request(fitted, kind, unit), per_request(other, kind, unit))
+                     for kind in KINDS for unit in ('sectors', 'lines'))
+            off += any(a is not None and b is not None and b > 0 and
+                       abs(a / b - 1) > tolerance for a, b in pairs)
     return off, bad, total
 
 
@@ -432,8 +433,8 @@ def with_warp_ratios(launches):
         shapes = [dict(s) for s in launch.get('predictions', [])]
         original = {s['shape']: s.get('fitted') for s in shapes}
         for s in shapes:
-            fitted, other = s.get('fitted'), original.get(warp_shape(s['shape']) or '')
-            if not fitted or not other or other is fitted:
+            fitted, other = s.get('fitted'), warp_partner(original, s['shape'])
+            if not fitted or not other:
                 continue
             fitted = dict(fitted)
             for kind in KINDS:
