@@ -120,6 +120,7 @@ klaraptor_mwp_cwp_inputs MwpCwpModel::toC(const Inputs &In) {
   C.active_blocks_per_sm = In.get("active_blocks_per_sm");
   C.sectors_per_warp = In.get("sectors_per_warp");
   C.active_warps_per_block = In.get("active_warps_per_block");
+  C.load_lines_per_request = In.get("load_lines_per_request");
   return C;
 }
 
@@ -143,6 +144,18 @@ double WavesModel::predictCycles(const Inputs &In,
   return klaraptor_waves_evaluate(&C, &H.Mwp, nullptr);
 }
 
+std::vector<std::string> MwpCwpLinesModel::inputs() const {
+  std::vector<std::string> Names = MwpCwpModel::inputs();
+  Names.push_back("load_lines_per_request");
+  return Names;
+}
+
+double MwpCwpLinesModel::predictCycles(const Inputs &In,
+                                       const HardwareParams &H) const {
+  klaraptor_mwp_cwp_inputs C = MwpCwpModel::toC(In);
+  return klaraptor_mwp_cwp_lines_cycles(&C, &H.Mwp);
+}
+
 std::vector<std::string> RooflineModel::inputs() const {
   std::vector<std::string> Names = MwpCwpModel::inputs();
   Names.push_back("sectors_per_warp");
@@ -164,6 +177,9 @@ struct Registry {
   std::map<std::string, ModelFactory> Factories;
   Registry() {
     Factories["mwp-cwp"] = [] { return std::make_unique<MwpCwpModel>(); };
+    Factories["mwp-cwp-lines"] = [] {
+      return std::make_unique<MwpCwpLinesModel>();
+    };
     Factories["waves"] = [] { return std::make_unique<WavesModel>(); };
     Factories["roofline"] = [] { return std::make_unique<RooflineModel>(); };
   }
@@ -202,7 +218,7 @@ std::vector<std::string> registeredModels() {
   return Names;
 }
 
-const char *defaultModel() { return "mwp-cwp"; }
+const char *defaultModel() { return "mwp-cwp-lines"; }
 
 //===-- Metrics -> inputs --------------------------------------------------===//
 
@@ -266,6 +282,10 @@ Inputs inputsFromMetrics(const std::map<std::string, double> &Record,
   In.set("coal_per_mw", CoalReq > 0 ? CoalTrans / CoalReq : 1);
   In.set("uncoal_per_mw", UncoalReq > 0 ? UncoalTrans / UncoalReq : 1);
   In.set("sectors_per_warp", PerWarp(Sectors));
+  // The L1 lines of a load request (the lines model); 0: not counted.
+  double LoadReq = Get("global_load_requests");
+  In.set("load_lines_per_request",
+         LoadReq > 0 ? Get("global_load_lines") / LoadReq : 0);
   // Warps with a thread inside the data (a fitted record's `active_warps`,
   // where the grid formula gives the data's extents); 0: unknown.
   In.set("active_warps_per_block",

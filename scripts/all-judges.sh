@@ -20,8 +20,8 @@
 #                       the PolyBench judges' profiled and judged sizes
 #
 # Writes WORK/table.md and prints it: per judge the launches and, as
-# best/chosen geometric mean / worst, MWP-CWP (the default model), top-3
-# (online refinement), the programs' own shapes, the emulator's estimate and
+# best/chosen geometric mean / worst, the lines model (the default), MWP-CWP,
+# top-3 (online refinement), the programs' own shapes, the emulator's estimate and
 # the roofline model; then the estimator's Spearman median and its
 # estimated/measured geometric mean. Each judge's own output is in
 # WORK/<judge>.log, its tables and JSON in WORK/<judge>/.
@@ -97,8 +97,8 @@ for j in "${selected[@]}"; do run "$j" || failed=1; done
   echo "profiled on the emulator. Commit $commit$dirty, $(date -u +%Y-%m-%d),"
   echo "$(nproc) CPUs, \`scripts/all-judges.sh\`."
   echo
-  echo "| judge (launches) | MWP-CWP (the default) | top-3 (refinement) | the programs' own shapes | estimate (emulator) | roofline | estimator Spearman median | estimated/measured |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| judge (launches) | lines model (the default) | MWP-CWP | top-3 (refinement) | the programs' own shapes | estimate (emulator) | roofline | estimator Spearman median | estimated/measured |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   for j in "${selected[@]}"; do
     [ -f "$work/$j.log" ] || continue
     case $j in
@@ -117,8 +117,9 @@ for j in "${selected[@]}"; do run "$j" || failed=1; done
       / estimator Spearman median / { spear = $5 }
       / estimator estimated\/measured geomean / { ratio = $5 }
       END {
-        if (launches == "") { print "| " name " | (no figures; see its log) | | | | | | |"; exit }
-        printf "| %s (%s) | %s | %s | %s | %s | %s | %s | %s |\n", name, launches,
+        if (launches == "") { print "| " name " | (no figures; see its log) | | | | | | | |"; exit }
+        printf "| %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, launches,
+          (fig["mwp-cwp-lines"] == "" ? "-" : fig["mwp-cwp-lines"]),
           fig["mwp-cwp"], fig["top-3"], fig["requested"], fig["estimate"],
           (fig["roofline"] == "" ? "-" : fig["roofline"]),
           (spear == "" ? "-" : spear), (ratio == "" ? "-" : ratio)

@@ -65,7 +65,7 @@ def fail(message):
 def features(dev, shape):
     """The feature vector of one judged shape (FEATURES' order), or None
     where the shape has no usable prediction or counts."""
-    fitted, model = shape.get('fitted') or {}, shape.get('model_ns')
+    fitted, model = shape.get('fitted') or {}, shape.get(MWP_KEY)
     blocks = fitted.get('blocks_launched', 0)
     threads = fitted.get('threads_per_block', 0)
     if not (blocks > 0 and threads > 0) or model is None or not (
@@ -95,15 +95,26 @@ def features(dev, shape):
             (busy % resident) / resident]
 
 
+# The per-shape key of MWP-CWP's recorded predictions (the judge's other
+# model since the lines model is the default); set from the first JSON read.
+MWP_KEY = 'model_ns'
+
+
 class Judge:
     def __init__(self, label, path, device):
         self.label = label
         self.dev = playground.read_device(device)
+        global MWP_KEY
         try:
             with open(path) as f:
-                self.launches = json.load(f).get('launches', [])
+                data = json.load(f)
         except (OSError, ValueError) as e:
             fail(f'{path}: {e}')
+        self.launches = data.get('launches', [])
+        columns = playground.recorded_columns(data)
+        if 'mwp-cwp' not in columns:
+            fail(f'{path} records no MWP-CWP predictions')
+        MWP_KEY = columns['mwp-cwp']
         if not any('predictions' in l for l in self.launches):
             fail(f'{path} has no per-shape predictions (written by an older '
                  'klaraptor dataset judge?)')
@@ -217,7 +228,7 @@ def main():
             j = judges[label]
             for name, predict in (
                     (f"fitted-time (trained on {', '.join(train)})", fitted_ns),
-                    ('mwp-cwp', lambda s, f: s['model_ns'])):
+                    ('mwp-cwp', lambda s, f: s[MWP_KEY])):
                 g, (worst, where), n = j.judge(predict, args.margin)
                 print(f'{label}: {name} best/chosen geomean {g:.3f} worst '
                       f'{worst:.3f} ({where}) over {n} launches')

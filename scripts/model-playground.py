@@ -5,8 +5,9 @@
 measured shape with its measured time, both models' predictions and the
 fitted counts the models' inputs come from (docs/dataset.md). This script
 picks a shape per launch with each model below, by the runtime's rule (the
-least prediction; the requested shape unless a shape is predicted faster by
-more than the margin), and prints best/chosen as the judge does:
+least prediction, an exact tie to the requested shape, then to the block
+nearest it; the requested shape unless a shape is predicted faster by more
+than the margin), and prints best/chosen as the judge does:
 
   LABEL: MODEL best/chosen geomean G worst W (KERNEL N SHAPE) over K launches
 
@@ -14,7 +15,13 @@ after a line on the size of MWP-CWP's predictions (recorded over measured,
 every judged shape: geometric mean and the 10th, 50th and 90th percentiles).
 
 Models:
-  mwp-cwp, waves   the predictions recorded in the JSON (the judge's own)
+  the judge's two  the predictions recorded in the JSON, by the names the
+                   judge gives them (mwp-cwp-lines and mwp-cwp by default;
+                   mwp-cwp and waves for a judge run with --model mwp-cwp);
+                   every model named mwp-cwp... below reads MWP-CWP's column
+  mwp-cwp-lines    the lines model (the default, docs/models.md): MWP-CWP's
+                   prediction times the fitted L1 lines of a load request
+                   (at least 1); listed only when the judge did not record it
   roofline         the busiest SM's time as the largest of four bounds, from
                    the fitted counts and the device profile: issue (warp
                    instructions x mwp.issue_cycles), DRAM bandwidth (sectors
@@ -28,7 +35,8 @@ Models:
                    roofline of docs/models.md
   mwp-cwp+dispatch, waves+dispatch
                    the recorded predictions with the block-dispatch bound
-                   (klaraptor_dispatch_bound_ns) applied on top
+                   (klaraptor_dispatch_bound_ns) applied on top (waves only
+                   when the judge recorded it)
   roofline-whole-waves
                    roofline-active with the latency bound counted in whole
                    waves of resident blocks (a partial last wave takes a whole
@@ -199,6 +207,21 @@ def read_device(path, overrides=()):
         'bandwidth_gbs': num('mwp.mem_bandwidth_gbs'),
         'load_bytes_per_warp': num('mwp.load_bytes_per_warp'),
     }
+
+
+def recorded_columns(data):
+    """The judge JSON's two recorded models: {name: the per-shape key of
+    its predictions} (`model_ns` for the judged model, `other_model_ns` for
+    the other; mwp-cwp and waves in a JSON that names neither)."""
+    return {data.get('model', 'mwp-cwp'): 'model_ns',
+            data.get('other_model', 'waves'): 'other_model_ns'}
+
+
+def lines_factor(fitted):
+    """The lines model's factor (klaraptor_mwp_cwp_lines_cycles): the
+    fitted L1 lines of a load request, at least 1."""
+    req = fitted.get('global_load_requests', 0)
+    return max(1.0, fitted.get('global_load_lines', 0) / req if req > 0 else 0.0)
 
 
 def resident_blocks(dev, threads, regs, shared=0.0):
@@ -470,7 +493,7 @@ def refinement_slots(ranked, margin, k, spread):
         if not rest:
             break
         taken.append(max(rest, key=lambda r: (
-            min(shape_distance(r[2], t[2]) for t in taken), -r[0])))
+            min(shape_distance(r[4], t[4]) for t in taken), -r[0])))
     for r in ranked:
         if len(taken) >= k:
             break
@@ -492,7 +515,13 @@ def judge(launches, predict, margin, picks=None, top_k=0, spread=False):
             t = predict(s)
             if t is None or not (t >= 0):
                 continue
-            ranked.append((t, s['shape'] != requested, s['shape'], s['measured_ns']))
+            # An exact tie goes to the requested shape, then to the block
+            # nearest it, then to the first in enumeration order (bz, by,
+            # bx): the runtime's rule (docs/runtime-abi.md).
+            ranked.append((t, s['shape'] != requested,
+                           shape_distance(s['shape'], requested),
+                           tuple(int(x) for x in reversed(s['shape'].split('x'))),
+                           s['shape'], s['measured_ns']))
         if not ranked:
             continue
         ranked.sort()
@@ -502,14 +531,14 @@ def judge(launches, predict, margin, picks=None, top_k=0, spread=False):
             pick = own[0]
         if top_k > 0:
             order = [pick] + [r for r in ranked if r is not pick]
-            pick = min(refinement_slots(order, margin, top_k, spread), key=lambda r: r[3])
-        ratio = best / pick[3]
+            pick = min(refinement_slots(order, margin, top_k, spread), key=lambda r: r[5])
+        ratio = best / pick[5]
         if picks is not None:
             best_shape = min(shapes, key=lambda s: s['measured_ns'])['shape']
-            picks.append((ratio, launch['kernel'], launch['data'], pick[2], best_shape))
+            picks.append((ratio, launch['kernel'], launch['data'], pick[4], best_shape))
         logs.append(math.log(ratio))
         if ratio < worst[0]:
-            worst = (ratio, f"{launch['kernel']} {launch['data']} {pick[2]}")
+            worst = (ratio, f"{launch['kernel']} {launch['data']} {pick[4]}")
     if not logs:
         return None
     return math.exp(sum(logs) / len(logs)), worst, len(logs)
@@ -548,6 +577,8 @@ def main():
             sys.exit('model-playground: error: --block-launch-cycles must be >= 0')
         dev['block_launch'] = args.block_launch_cycles
     launches = []
+    # The judge's two models by name: which recorded column is which.
+    judged = None
     for path in args.json:
         try:
             with open(path) as f:
@@ -557,7 +588,17 @@ def main():
         if not any('predictions' in l for l in data.get('launches', [])):
             sys.exit(f'model-playground: error: {path} has no per-shape predictions '
                      '(written by an older klaraptor dataset judge?)')
+        names = tuple(recorded_columns(data))
+        if judged is not None and names != judged:
+            sys.exit(f'model-playground: error: {path} judges {names[0]} and '
+                     f'{names[1]}, the first file {judged[0]} and {judged[1]}')
+        judged = names
         launches += data['launches']
+    column = {judged[0]: 'model_ns', judged[1]: 'other_model_ns'}
+    if 'mwp-cwp' not in column:
+        sys.exit('model-playground: error: the judge did not record MWP-CWP '
+                 f'(its models: {judged[0]}, {judged[1]})')
+    mwp_key = column['mwp-cwp']
     off, bad, total = warp_agreement(launches)
     if args.warp_ratios:
         launches = with_warp_ratios(launches)
@@ -571,6 +612,14 @@ def main():
             x, y = f(s), g(s)
             return None if x is None or y is None else op(x, y)
         return h
+
+    mwp = recorded(mwp_key)
+
+    def mwp_lines(s):
+        # The lines model (klaraptor_mwp_cwp_lines_ns) from MWP-CWP's time
+        # and the fitted counts.
+        t = mwp(s)
+        return None if t is None else t * lines_factor(s.get('fitted') or {})
 
     dispatch = lambda s: dispatch_ns(dev, s.get('fitted') or {})
     lines = lambda s: lines_ns(dev, s.get('fitted') or {})
@@ -590,36 +639,41 @@ def main():
     estimate_scale = {}
     for launch in launches:
         pairs = [s for s in launch.get('predictions', [])
-                 if (s.get('model_ns') or 0) > 0 and (s.get('estimate_ns') or 0) > 0
-                 and math.isfinite(s['model_ns'])]
-        scale = (math.exp(sum(math.log(s['estimate_ns'] / s['model_ns']) for s in pairs)
+                 if (s.get(mwp_key) or 0) > 0 and (s.get('estimate_ns') or 0) > 0
+                 and math.isfinite(s[mwp_key])]
+        scale = (math.exp(sum(math.log(s['estimate_ns'] / s[mwp_key]) for s in pairs)
                          / len(pairs)) if pairs else None)
         estimate_scale.update((id(s), scale) for s in pairs)
 
     def rescaled(s):
         if id(s) not in estimate_scale:
             return None
-        return max(estimate_scale[id(s)] * s['model_ns'], dispatch(s))
+        return max(estimate_scale[id(s)] * s[mwp_key], dispatch(s))
 
     def throughput(s):
         # The roofline without its latency bound: issue, DRAM, dispatch.
         b = roofline_bounds(dev, s['fitted']) if s.get('fitted') else None
         return None if b is None else max(b['issue'], b['dram'], b['dispatch'])
 
-    models = [('mwp-cwp', recorded('model_ns')), ('waves', recorded('other_model_ns')),
-              ('roofline', roof), ('roofline-active', roof_active),
-              ('mwp-cwp+dispatch', floored(recorded('model_ns'))),
-              ('waves+dispatch', floored(recorded('other_model_ns'))),
-              ('roofline-whole-waves', roof_waves),
-              ('mwp-cwp*roofline', geomean(recorded('model_ns'), roof_active)),
-              ('mwp-cwp+dispatch-sum', summed(recorded('model_ns'))),
+    # The judge's two models first, as recorded; the lines model computed
+    # here when the judge did not record it.
+    models = [(judged[0], recorded('model_ns')), (judged[1], recorded('other_model_ns'))]
+    if 'mwp-cwp-lines' not in column:
+        models.append(('mwp-cwp-lines', mwp_lines))
+    models += [('roofline', roof), ('roofline-active', roof_active),
+              ('mwp-cwp+dispatch', floored(mwp))]
+    if 'waves' in column:
+        models.append(('waves+dispatch', floored(recorded(column['waves']))))
+    models += [('roofline-whole-waves', roof_waves),
+              ('mwp-cwp*roofline', geomean(mwp, roof_active)),
+              ('mwp-cwp+dispatch-sum', summed(mwp)),
               ('mwp-cwp-recomputed',
                lambda s: mwp_cwp_ns(dev, s['fitted'], args.coalesced_sectors)
                if s.get('fitted') else None),
               ('mwp-cwp-rescaled+dispatch', rescaled),
-              ('mwp-cwp*estimate', geomean(recorded('model_ns'), recorded('estimate_ns'))),
+              ('mwp-cwp*estimate', geomean(mwp, recorded('estimate_ns'))),
               ('lines', lines),
-              ('mwp-cwp+lines', joined(operator.add, recorded('model_ns'), lines)),
+              ('mwp-cwp+lines', joined(operator.add, mwp, lines)),
               ('roofline+lines', joined(max, roof_active, lines)),
               ('mwp-cwp-rescaled+lines', joined(max, rescaled, lines)),
               ('lines+throughput', joined(max, throughput, lines)),
@@ -634,9 +688,9 @@ def main():
           f"than 25 % from their warp shape's, {bad} more than 5 % outside "
           'what a request can have (1 to 32 sectors and lines, no more lines '
           'than sectors)')
-    ratios = sorted(math.log(s['model_ns'] / s['measured_ns'])
+    ratios = sorted(math.log(s[mwp_key] / s['measured_ns'])
                     for l in launches for s in l.get('predictions', [])
-                    if (s.get('model_ns') or 0) > 0 and math.isfinite(s['model_ns'])
+                    if (s.get(mwp_key) or 0) > 0 and math.isfinite(s[mwp_key])
                     and s.get('measured_ns', 0) > 0)
     if ratios:
         at = lambda q: math.exp(ratios[min(len(ratios) - 1, int(q * len(ratios)))])

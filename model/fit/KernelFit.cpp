@@ -51,8 +51,13 @@ struct FitModel {
   /// Reads sectors_per_warp, active_warps_per_block and hw.dram_gap (the
   /// programs of the others do not set them, and stay as they were).
   bool Sectors = false;
+  /// Reads load_lines_per_request (the fitted lines of the loads).
+  bool Lines = false;
 };
 const FitModel FitModels[] = {
+    {"mwp-cwp-lines", klaraptor_mwp_cwp_lines_ns, "klaraptor_mwp_cwp_lines_ns",
+     "the lines model (MWP-CWP times the L1 lines a load request touches)",
+     false, true},
     {"mwp-cwp", klaraptor_mwp_cwp_ns, "klaraptor_mwp_cwp_ns", "MWP-CWP"},
     {"waves", klaraptor_waves_ns, "klaraptor_waves_ns",
      "the wave model (MWP-CWP per wave on the busiest SM)"},
@@ -331,10 +336,14 @@ int KernelFit::requestQuantity(const std::string &Name) {
   return int(std::find(Names.begin(), Names.end(), Requests) - Names.begin());
 }
 
-bool KernelFit::recordedOnly(const std::string &Name) {
-  // The lines of the loads: for scripts/model-playground.py's line models
-  // (docs/results.md, "The lines a load touches").
-  return Name == "global_load_lines";
+bool KernelFit::recordedOnly(const std::string &Name) const {
+  // The lines of the loads: read by the lines model; for the others, by
+  // scripts/model-playground.py's line models only (docs/results.md, "The
+  // lines a load touches").
+  if (Name != "global_load_lines")
+    return false;
+  const FitModel *M = findFitModel(Model);
+  return !(M && M->Lines);
 }
 
 //===----------------------------------------------------------------------===//
@@ -465,7 +474,7 @@ bool KernelFit::inputs(const profiledb::DataTuple &Data,
 
 bool KernelFit::needsActiveWarps() const {
   return std::any_of(Quantities.begin(), Quantities.end(),
-                     [](const FittedQuantity &Q) {
+                     [this](const FittedQuantity &Q) {
                        return !Q.IsConstant && !recordedOnly(Q.Name) &&
                               Q.Scale == QuantityScale::PerActiveWarp;
                      });
@@ -795,7 +804,7 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
       S += std::string("    const int64_t ") + BlockNames[Dm] +
            " = (int64_t)kfit_cand->block[" + std::to_string(Dm) + "];\n";
   bool PerRequest = std::any_of(
-      Quantities.begin(), Quantities.end(), [](const FittedQuantity &Q) {
+      Quantities.begin(), Quantities.end(), [this](const FittedQuantity &Q) {
         return !Q.IsConstant && !recordedOnly(Q.Name) &&
                Q.Scale == QuantityScale::PerRequest;
       });
@@ -820,8 +829,8 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
     const FittedQuantity &Q = Quantities[K];
     std::string Lhs = "    q[" + std::to_string(K) + "] = ";
     if (recordedOnly(Q.Name)) {
-      S += Lhs + "0; /* " + Q.Name + ": fitted for the record, read by no "
-                 "model */\n";
+      S += Lhs + "0; /* " + Q.Name + ": fitted for the record, not read "
+                 "by this model */\n";
       continue;
     }
     if (Q.IsConstant) {
@@ -945,6 +954,17 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
     S += EmitActive ? "  in.active_warps_per_block = blocks > 0 && "
                       "!isnan(active) ? active / blocks : 0.0;\n  "
                     : "  in.active_warps_per_block = 0.0; /* every warp */\n  ";
+  }
+  if (FM->Lines) {
+    const std::vector<std::string> &Names = quantityNames();
+    auto Index = [&](const char *N) {
+      return std::to_string(std::find(Names.begin(), Names.end(), N) -
+                            Names.begin());
+    };
+    std::string R = Index("global_load_requests");
+    S += "/* The lines model reads the L1 lines a load request touches. */\n"
+         "  in.load_lines_per_request = q[" + R + "] > 0 ? q[" +
+         Index("global_load_lines") + "] / q[" + R + "] : 0.0;\n  ";
   }
   if (boundsByAtomics() || Hw.block_launch_cycles > 0) {
     S += "{\n    double t = " + std::string(FM->CFunction) + "(&in, &hw);\n";

@@ -11,6 +11,7 @@
 #include "Candidates.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace klaraptor {
 
@@ -81,6 +82,14 @@ std::vector<Dim3> CandidateEnumerator::blockShapes() const {
           Out.push_back(B);
       }
   return Out;
+}
+
+double blockDistance(const Dim3 &A, const Dim3 &B) {
+  double D = 0;
+  for (int I = 0; I < 3; ++I)
+    D += std::fabs(std::log2(double(std::max<uint32_t>(A[I], 1))) -
+                   std::log2(double(std::max<uint32_t>(B[I], 1))));
+  return D;
 }
 
 EvalStatus dynamicSharedBytes(const KernelSpec &Spec, const int64_t *Data,

@@ -55,6 +55,11 @@ struct Candidate {
   }
 };
 
+/// How far block \p A is from block \p B: the sum over the dimensions of
+/// |log2(a / b)| (32x8 to 16x16: 2; to 32x16: 1). Ties between equally fast
+/// candidates go to the one nearest the requested block (docs/runtime-abi.md).
+double blockDistance(const Dim3 &A, const Dim3 &B);
+
 /// Why block shapes were dropped (debug output, tests).
 struct RejectCounts {
   unsigned WhereFalse = 0;

@@ -986,8 +986,13 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
       RequestIndex = int(I);
       RequestPrediction = P;
     }
+    // Exactly equal predictions: the requested launch, else the block
+    // nearest the requested one, else the first in enumeration order.
     if (BestIndex < 0 || P < Best ||
-        (P == Best && IsRequest && !BestIsRequest)) {
+        (P == Best && !BestIsRequest &&
+         (IsRequest ||
+          blockDistance(C.Block, ReqBlock) <
+              blockDistance(Cands[size_t(BestIndex)].Block, ReqBlock)))) {
       Best = P;
       BestIndex = int(I);
       BestIsRequest = IsRequest;
@@ -1019,14 +1024,17 @@ Decision Runtime::decide(KernelEntry &E, int Device, const int64_t *Data,
   if (Cache.enabled())
     Cache.store(CacheKey, CachedDecision{D.Block, D.Grid, Best});
   if (Ranking) {
-    // The choice, then the others by prediction (enumeration order on a
-    // tie).
+    // The choice, then the others by prediction (on a tie the block nearest
+    // the requested one, then enumeration order).
     std::vector<size_t> Order;
     for (size_t I = 0; I < Cands.size(); ++I)
       if (int(I) != BestIndex && !std::isnan(Predictions[I]))
         Order.push_back(I);
     std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-      return Predictions[A] < Predictions[B];
+      if (Predictions[A] != Predictions[B])
+        return Predictions[A] < Predictions[B];
+      return blockDistance(Cands[A].Block, ReqBlock) <
+             blockDistance(Cands[B].Block, ReqBlock);
     });
     Order.insert(Order.begin(), size_t(BestIndex));
     Ranking->clear();

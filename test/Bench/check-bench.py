@@ -55,7 +55,7 @@ def main():
         if abs(best["ns"] - l["best_ns"]) > 1e-9 * best["ns"]:
             errors.append("%s: best_ns %r, records say %r" %
                           (key, l["best_ns"], best["ns"]))
-        if d["source"] != "model" or not d.get("model", "").startswith(("mwp-cwp/", "waves/", "roofline/")):
+        if d["source"] != "model" or not d.get("model", "").startswith(("mwp-cwp-lines/", "mwp-cwp/", "waves/", "roofline/")):
             errors.append("%s: decided by %r %r, not a rational program" %
                           (key, d["source"], d.get("model")))
         if dims(d["block"]) != l["chosen"]:

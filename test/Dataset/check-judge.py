@@ -56,6 +56,17 @@ def shape(block):
     return "x".join(str(int(v)) for v in block)
 
 
+def distance(a, b):
+    """The runtime's blockDistance of two shapes ('32x8x1')."""
+    return sum(abs(math.log2(max(int(x), 1)) - math.log2(max(int(y), 1)))
+               for x, y in zip(a.split("x"), b.split("x")))
+
+
+def enumeration(a):
+    """A shape's place in the runtime's enumeration order: (bz, by, bx)."""
+    return tuple(int(x) for x in reversed(a.split("x")))
+
+
 def source_name(name, spec):
     for line in spec.splitlines():
         if line.startswith("kernel "):
@@ -224,7 +235,12 @@ def main():
                 close(p["fitted"]["blocks_launched"], m["blocks"][sh],
                       what + " " + sh + " fitted blocks")
         for key, col in (("model", "model_ns"), ("other_model", "other_model_ns")):
-            ranked = sorted((p[col], p["shape"] != m["requested"], p["shape"])
+            # An exact tie goes to the requested shape, then to the block
+            # nearest it (the sum of |log2| of the dimensions' ratios), then
+            # to the first in enumeration order (bz, by, bx).
+            ranked = sorted((p[col], p["shape"] != m["requested"],
+                             distance(p["shape"], m["requested"]),
+                             enumeration(p["shape"]), p["shape"])
                             for p in preds.values() if p[col] is not None)
             if not ranked:
                 same(r["picks"][key]["shape"], None, what + " " + key + " no pick")
@@ -235,10 +251,10 @@ def main():
                 pick = own[0]
                 ranked.remove(pick)
                 ranked.insert(0, pick)
-            same(r["picks"][key]["shape"], pick[2], what + " " + key + " pick")
+            same(r["picks"][key]["shape"], pick[4], what + " " + key + " pick")
             if key == "model":
-                top = min(ranked[:judged["top_k"]], key=lambda x: shapes[x[2]])
-                close(r["picks"]["top%d" % judged["top_k"]]["ns"], shapes[top[2]],
+                top = min(ranked[:judged["top_k"]], key=lambda x: shapes[x[4]])
+                close(r["picks"]["top%d" % judged["top_k"]]["ns"], shapes[top[4]],
                       what + " top-k")
         # top-k ranks the model's own pick first: never worse than it.
         same(r["picks"]["top%d" % judged["top_k"]]["ns"] <= r["picks"]["model"]["ns"],

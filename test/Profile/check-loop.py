@@ -2,7 +2,7 @@
 """usage: check-loop.py LOG REPORT COUNT [--cache FIRSTLOG]
 
 LOG (KLARAPTOR_LOG) must hold COUNT decisions, each by a fitted rational
-program (source "model", model "mwp-cwp/<16 hex>", a finite positive
+program (source "model", model "mwp-cwp-lines/<16 hex>", a finite positive
 prediction, more than one candidate), and REPORT (KLARAPTOR_EMU_REPORT) must
 show each decided block and grid launched. With --cache: every decision came
 from the cache ("cache") and equals FIRSTLOG's."""
@@ -28,7 +28,7 @@ def main():
         if d["source"] != want:
             errors.append("decision %d: source %r, expected %r" %
                           (i, d["source"], want))
-        if not re.fullmatch(r"mwp-cwp/[0-9a-f]{16}", d.get("model", "")):
+        if not re.fullmatch(r"mwp-cwp-lines/[0-9a-f]{16}", d.get("model", "")):
             errors.append("decision %d: model %r" % (i, d.get("model")))
         p = d.get("predicted")
         if not (isinstance(p, (int, float)) and math.isfinite(p) and p > 0):

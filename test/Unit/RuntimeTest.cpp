@@ -92,12 +92,18 @@ TEST_F(RuntimeTest, TieGoesToTheRequestedLaunch) {
   EXPECT_EQ(R->launch(&K.Desc, &L.Info), KLARAPTOR_OK);
   EXPECT_EQ(L.block(), (Dim3{256, 1, 1}));
   EXPECT_EQ(L.grid(), (Dim3{4, 1, 1}));
-  // The request is not a candidate (its grid differs): the first in
-  // enumeration order wins.
+  // The request is not a candidate (its grid differs): the block nearest
+  // the requested one wins, here the same block with the formula's grid.
   Launch L2({2000}, {1, 1, 1}, {256, 1, 1});
   EXPECT_EQ(R->launch(&K.Desc, &L2.Info), KLARAPTOR_OK);
-  EXPECT_EQ(L2.block(), (Dim3{32, 1, 1}));
-  EXPECT_EQ(L2.grid(), (Dim3{63, 1, 1}));
+  EXPECT_EQ(L2.block(), (Dim3{256, 1, 1}));
+  EXPECT_EQ(L2.grid(), (Dim3{8, 1, 1}));
+  // A block no candidate has (48): the nearest is 64 (|log2(64/48)| = 0.42
+  // against 32's 0.58).
+  Launch L3({3000}, {1, 1, 1}, {48, 1, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &L3.Info), KLARAPTOR_OK);
+  EXPECT_EQ(L3.block(), (Dim3{64, 1, 1}));
+  EXPECT_EQ(L3.grid(), (Dim3{47, 1, 1}));
 }
 
 namespace {
@@ -215,11 +221,12 @@ TEST_F(RuntimeTest, MarginKeepsTheRequestUnlessClearlyFaster) {
   EXPECT_EQ(L4.block(), (Dim3{256, 1, 1}));
 }
 
-TEST_F(RuntimeTest, TieBreakInTwoDimensionsFollowsEnumerationOrder) {
+TEST_F(RuntimeTest, TieBreakInTwoDimensionsGoesToTheNearestBlock) {
   TestKernel K("klaraptor v1\nkernel m\ndata N 1\nblock bx by\ngrid 1\n"
                "candidates pow2\n",
                "m");
-  // Every 256-thread shape ties; the first in (bz, by, bx) order is 256x1.
+  // Every 256-thread shape ties. From a 1x1 request all are 8 doublings
+  // away: the first in (bz, by, bx) order, 256x1, wins.
   TestModel M([](const int64_t *, uint32_t, const klaraptor_candidate &C) {
     return C.block[0] * C.block[1] == 256 ? 1.0 : 2.0;
   });
@@ -230,6 +237,15 @@ TEST_F(RuntimeTest, TieBreakInTwoDimensionsFollowsEnumerationOrder) {
   Launch L2({2}, {1, 1, 1}, {16, 16, 1});
   EXPECT_EQ(R->launch(&K.Desc, &L2.Info), KLARAPTOR_OK);
   EXPECT_EQ(L2.block(), (Dim3{16, 16, 1}));
+  // A 128-thread request, predicted slower than the tie: 64x4 and 32x8 are
+  // one doubling away, and 64x4 comes first in enumeration order.
+  Launch L3({3}, {1, 1, 1}, {32, 4, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &L3.Info), KLARAPTOR_OK);
+  EXPECT_EQ(L3.block(), (Dim3{64, 4, 1}));
+  // From 8x16, 16x16 and 8x32 are one doubling away; 16x16 comes first.
+  Launch L4({4}, {1, 1, 1}, {8, 16, 1});
+  EXPECT_EQ(R->launch(&K.Desc, &L4.Info), KLARAPTOR_OK);
+  EXPECT_EQ(L4.block(), (Dim3{16, 16, 1}));
 }
 
 TEST_F(RuntimeTest, InvalidPredictionsAreIgnored) {

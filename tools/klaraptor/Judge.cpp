@@ -44,6 +44,7 @@
 #include "llvm/Support/FileSystem.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -484,10 +485,19 @@ int runDatasetJudge(const Args &A) {
       auto EIt = Estimates.find({Name, M.Data});
       double BestEst = NAN;
       std::vector<double> Est, Meas;
-      // Each model's predictions: (prediction, not requested, shape,
-      // measured ns).
-      std::vector<std::tuple<double, bool, std::string, double>> Ranked,
-          RankedOther;
+      // Each model's predictions: (prediction, not requested, distance to
+      // the requested block, enumeration order (bz, by, bx), shape,
+      // measured ns): sorted, exact ties go as in the runtime.
+      std::vector<std::tuple<double, bool, double, std::array<uint32_t, 3>,
+                             std::string, double>>
+          Ranked, RankedOther;
+      std::array<double, 3> ReqLog = {0, 0, 0};
+      {
+        unsigned Rb[3] = {1, 1, 1};
+        std::sscanf(M.Requested.c_str(), "%ux%ux%u", &Rb[0], &Rb[1], &Rb[2]);
+        for (int D = 0; D < 3; ++D)
+          ReqLog[size_t(D)] = std::log2(double(std::max(Rb[D], 1u)));
+      }
       for (const auto &[Shape, T] : M.Shapes) {
         const double Ns = T.first;
         if (!(Ns >= R.BestNs)) {
@@ -502,6 +512,12 @@ int runDatasetJudge(const Args &A) {
         uint32_t Blk[3] = {uint32_t(T.second.Block[0]),
                            uint32_t(T.second.Block[1]),
                            uint32_t(T.second.Block[2])};
+        // The runtime's blockDistance (runtime/lib/Candidates.h): the sum
+        // of |log2| of the dimensions' ratios to the requested block's.
+        double Distance = 0;
+        for (int D = 0; D < 3; ++D)
+          Distance += std::fabs(std::log2(double(std::max(Blk[D], 1u))) -
+                                ReqLog[size_t(D)]);
         double P;
         std::string Why;
         JudgedLaunch::ShapePrediction &SP = R.Predictions.emplace_back();
@@ -513,7 +529,9 @@ int runDatasetJudge(const Args &A) {
               std::make_tuple(&OtherFit, &RankedOther, &SP.OtherNs)})
           if (F->predictNs(M.DataTuple, Blk, P, Why) && std::isfinite(P) &&
               P >= 0) {
-            V->emplace_back(P, !IsRequest, Shape, Ns);
+            V->emplace_back(P, !IsRequest, Distance,
+                            std::array<uint32_t, 3>{Blk[2], Blk[1], Blk[0]},
+                            Shape, Ns);
             *Out = P;
           }
         // The fitted counts against the sample's measured ones: the
@@ -588,9 +606,10 @@ int runDatasetJudge(const Args &A) {
         }
       }
       // The runtime's rule (Runtime::decide, runtime/lib/Runtime.cpp): least
-      // prediction first, the requested shape first while no shape is
-      // predicted more than the margin faster. The pick is the first; top-k is the best
-      // measured among the first k.
+      // prediction first (on an exact tie the requested shape, then the
+      // block nearest it, then enumeration order), the requested shape
+      // first while no shape is predicted more than the margin faster. The
+      // pick is the first; top-k is the best measured among the first k.
       for (auto *V : {&Ranked, &RankedOther}) {
         std::sort(V->begin(), V->end());
         auto Req = std::find_if(V->begin(), V->end(),
@@ -602,10 +621,10 @@ int runDatasetJudge(const Args &A) {
       for (auto [V, Col] : {std::make_pair(&Ranked, Model),
                             std::make_pair(&RankedOther, Other)})
         if (!V->empty())
-          R.Picks[Col] = {std::get<2>(V->front()), std::get<3>(V->front())};
+          R.Picks[Col] = {std::get<4>(V->front()), std::get<5>(V->front())};
       for (size_t K = 0; K < Ranked.size() && K < TopKShapes; ++K)
-        if (!(std::get<3>(Ranked[K]) >= R.Picks[TopK].Ns))
-          R.Picks[TopK] = {std::get<2>(Ranked[K]), std::get<3>(Ranked[K])};
+        if (!(std::get<5>(Ranked[K]) >= R.Picks[TopK].Ns))
+          R.Picks[TopK] = {std::get<4>(Ranked[K]), std::get<5>(Ranked[K])};
       R.Estimated = unsigned(Est.size());
       if (Est.size() >= 2)
         R.Spearman = spearman(Est, Meas);

@@ -41,6 +41,10 @@ typedef struct klaraptor_mwp_cwp_inputs {
   /** warps with a thread inside the data per block (average); 0: unknown,
    *  every warp */
   double active_warps_per_block;
+  /* Read by the lines model ("mwp-cwp-lines") only: */
+  /** 128-byte L1 lines a global load request touches (average over the
+   *  launch's load requests); 1 or less, or unknown (0): one line. */
+  double load_lines_per_request;
 } klaraptor_mwp_cwp_inputs;
 
 /** Hardware parameters: the model's own and the occupancy limits. */
@@ -153,6 +157,17 @@ double klaraptor_roofline_evaluate(const klaraptor_mwp_cwp_inputs *in,
 /** Predicted nanoseconds of the roofline model: cycles / freq_ghz. */
 double klaraptor_roofline_ns(const klaraptor_mwp_cwp_inputs *in,
                              const klaraptor_mwp_cwp_hw *hw);
+
+/** The lines model ("mwp-cwp-lines", the default; docs/models.md, "The
+ *  lines model"): MWP-CWP's cycles times the L1 lines a global load request
+ *  touches, max(1, in->load_lines_per_request). The same guards as
+ *  klaraptor_mwp_cwp_evaluate; a NaN line count gives NaN. */
+double klaraptor_mwp_cwp_lines_cycles(const klaraptor_mwp_cwp_inputs *in,
+                                      const klaraptor_mwp_cwp_hw *hw);
+
+/** Predicted nanoseconds of the lines model: cycles / freq_ghz. */
+double klaraptor_mwp_cwp_lines_ns(const klaraptor_mwp_cwp_inputs *in,
+                                  const klaraptor_mwp_cwp_hw *hw);
 
 /** The block-dispatch bound (docs/models.md): an SM starts a block only
  *  every hw->block_launch_cycles, so the launch lasts at least the busiest

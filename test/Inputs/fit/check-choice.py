@@ -8,7 +8,7 @@
 EVAL holds `klaraptor fit --eval` lines ("KERNEL N=V,bx=W: NS") for every
 candidate block of every logged launch. Each decision must come from the
 model (source "model") named as the report names the kernel's program
-(mwp-cwp/<16 hex>), its predicted time must be predictNs's for the chosen
+(<model>/<16 hex>), its predicted time must be predictNs's for the chosen
 shape, and the chosen bx the runtime's: the one of least predicted time,
 unless the requested bx is predicted within the margin M (KLARAPTOR_MARGIN,
 default 0.02) of it."""
@@ -46,7 +46,7 @@ def main():
         problems = []
         if d["source"] != "model":
             problems.append("source %s" % d["source"])
-        if not re.fullmatch(r"(mwp-cwp|waves|roofline)/[0-9a-f]{16}", d.get("model", "")):
+        if not re.fullmatch(r"(mwp-cwp-lines|mwp-cwp|waves|roofline)/[0-9a-f]{16}", d.get("model", "")):
             problems.append("model name %r" % d.get("model"))
         if d.get("model") != models.get(k):
             problems.append("model %r, the report says %r" %

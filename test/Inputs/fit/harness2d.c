@@ -8,9 +8,11 @@
  * product, their sectors those of the warp's shape).
  *
  * For each point prints "<point>: <program's prediction> <direct>", the
- * direct one being klaraptor_mwp_cwp_ns on the MWP-CWP inputs of the known
- * formulas, the active warps counted by enumerating every thread of the
- * grid (not by the program's counting loop); h100-sxm parameters. */
+ * direct one being the lines model (klaraptor_mwp_cwp_lines_ns, the
+ * default) on the MWP-CWP inputs of the known formulas and, with --warp, the
+ * known lines of a load request; the active warps counted by enumerating
+ * every thread of the grid (not by the program's counting loop); h100-sxm
+ * parameters. The `ceil` kernel counts no lines: its time is MWP-CWP's. */
 #include "klaraptor/klaraptor_rt.h"
 #include "klaraptor/mwp_cwp.h"
 
@@ -52,11 +54,11 @@ static double activeWarps(long long r, long long c, long long bx,
   return total;
 }
 
-/* klaraptor_mwp_cwp_ns on the known counts: each access kind (load, store)
- * coalesced at most 4 sectors per request, the rule of docs/models.md. The
- * `ceil` kernel: 2 loads and 1 store per active warp, 4 sectors each; the
- * `warp` kernel (warp != 0): 2 * C loads per active warp, the sectors of a
- * request by the warp's shape. */
+/* klaraptor_mwp_cwp_lines_ns on the known counts: each access kind (load,
+ * store) coalesced at most 4 sectors per request, the rule of
+ * docs/models.md. The `ceil` kernel: 2 loads and 1 store per active warp, 4
+ * sectors each, no lines; the `warp` kernel (warp != 0): 2 * C loads per
+ * active warp, the sectors and lines of a request by the warp's shape. */
 static double direct(long long r, long long c, long long bx, long long by,
                      int warp, const klaraptor_mwp_cwp_hw *hw) {
   klaraptor_mwp_cwp_inputs in;
@@ -91,7 +93,8 @@ static double direct(long long r, long long c, long long bx, long long by,
   in.uncoal_mem_insts = ureq / warps;
   in.coal_per_mw = creq > 0 ? ctr / creq : 1;
   in.uncoal_per_mw = ureq > 0 ? utr / ureq : 1;
-  return klaraptor_mwp_cwp_ns(&in, hw);
+  in.load_lines_per_request = warp ? ((double)wy + 1) / 2 : 0;
+  return klaraptor_mwp_cwp_lines_ns(&in, hw);
 }
 
 int main(int argc, char **argv) {

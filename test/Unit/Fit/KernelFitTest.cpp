@@ -143,11 +143,12 @@ TEST_F(KernelFitTest, ConstantsAreNotFitted) {
 // predictNs at points never sampled equals MWP-CWP on the inputs the known
 // formulas give: the loads are coalesced (4 sectors per request, one
 // transaction), the atomics uncoalesced (8 sectors, one transaction each).
-TEST_F(KernelFitTest, LinesAreRecordedNotModelled) {
-  // With the loads' lines among the samples' metrics, the fit records them
-  // for the judge (launchRecord), but no model reads them: the predictions
-  // are those of the fit without them, and the emitted program neither
-  // defines nor evaluates their function.
+TEST_F(KernelFitTest, LinesAreReadByTheLinesModelOnly) {
+  // With the loads' lines among the samples' metrics, the default model
+  // ("mwp-cwp-lines") reads them: its predictions are MWP-CWP's times the
+  // lines a load request touches. MWP-CWP records them for the judge
+  // (launchRecord) only: its predictions are those of the fit without them,
+  // and its program neither defines nor evaluates their function.
   std::vector<profiledb::SampleRow> S = samples();
   for (profiledb::SampleRow &Row : S) {
     double R = double(Row.Data.at("R")), C = double(Row.Data.at("C"));
@@ -165,27 +166,45 @@ TEST_F(KernelFitTest, LinesAreRecordedNotModelled) {
       Q = &F;
   ASSERT_NE(Q, nullptr);
   EXPECT_FALSE(Q->IsConstant);
-  EXPECT_TRUE(KernelFit::recordedOnly("global_load_lines"));
-  EXPECT_FALSE(KernelFit::recordedOnly("global_load_sectors"));
+  EXPECT_EQ(Lines.Model, "mwp-cwp-lines");
+  EXPECT_FALSE(Lines.recordedOnly("global_load_lines"));
+  EXPECT_FALSE(Lines.recordedOnly("global_load_sectors"));
+  KernelFit Baseline = Lines;
+  Baseline.Model = "mwp-cwp";
+  EXPECT_TRUE(Baseline.recordedOnly("global_load_lines"));
+  EXPECT_FALSE(Baseline.recordedOnly("global_load_sectors"));
   profiledb::DataTuple Data = {{"R", 1024}, {"C", 2048}};
   const uint32_t Block[3] = {32, 4, 1};
   std::map<std::string, double> Record;
   std::string Why;
-  ASSERT_TRUE(Lines.launchRecord(Data, Block, Record, Why)) << Why;
+  ASSERT_TRUE(Baseline.launchRecord(Data, Block, Record, Why)) << Why;
   EXPECT_NEAR(Record["global_load_lines"],
               1024.0 * 2048 / 32 + 64.0 * 1024 * 2048 / 128,
               1e-6 * Record["global_load_lines"]);
   for (const uint32_t Bx : {16u, 32u, 64u, 256u}) {
     const uint32_t B[3] = {Bx, 256 / Bx, 1};
-    double With = NAN, Without = NAN;
-    ASSERT_TRUE(Lines.predictNs(Data, B, With, Why)) << Why;
+    double WithLines = NAN, Mwp = NAN, Without = NAN;
+    ASSERT_TRUE(Lines.predictNs(Data, B, WithLines, Why)) << Why;
+    ASSERT_TRUE(Baseline.predictNs(Data, B, Mwp, Why)) << Why;
     ASSERT_TRUE(Fit.predictNs(Data, B, Without, Why)) << Why;
-    EXPECT_EQ(With, Without) << Bx;
+    // The fixture has no lines: its (lines) model is MWP-CWP's.
+    EXPECT_EQ(Mwp, Without) << Bx;
+    std::map<std::string, double> R;
+    ASSERT_TRUE(Lines.launchRecord(Data, B, R, Why)) << Why;
+    double PerRequest = R["global_load_lines"] / R["global_load_requests"];
+    EXPECT_GT(PerRequest, 1) << Bx;
+    EXPECT_NEAR(WithLines, Mwp * PerRequest, 1e-9 * WithLines) << Bx;
   }
   std::string C = Lines.emitC();
+  EXPECT_NE(C.find("_global_load_lines("), std::string::npos);
+  EXPECT_NE(C.find("in.load_lines_per_request = q[1] > 0 ? q[11] / q[1]"),
+            std::string::npos);
+  EXPECT_NE(C.find("klaraptor_mwp_cwp_lines_ns(&in, &hw)"), std::string::npos);
+  C = Baseline.emitC();
   EXPECT_EQ(C.find("_global_load_lines("), std::string::npos);
-  EXPECT_NE(C.find("= 0; /* global_load_lines: fitted for the record, read "
-                   "by no model */"),
+  EXPECT_EQ(C.find("load_lines_per_request"), std::string::npos);
+  EXPECT_NE(C.find("= 0; /* global_load_lines: fitted for the record, not "
+                   "read by this model */"),
             std::string::npos);
 }
 
@@ -367,8 +386,8 @@ TEST_F(KernelFitTest, EmitsARegisteringProgram) {
   EXPECT_NE(C.find("klaraptor_register_model(\"_Z12matrix_scalePfPKfS1_ii\""),
             std::string::npos);
   std::string Name = Fit.modelName();
-  ASSERT_EQ(Name.size(), 8u + 16u);
-  EXPECT_EQ(Name.rfind("mwp-cwp/", 0), 0u);
+  ASSERT_EQ(Name.size(), 14u + 16u);
+  EXPECT_EQ(Name.rfind("mwp-cwp-lines/", 0), 0u);
   EXPECT_NE(C.find("\"" + Name + "\""), std::string::npos);
   // by is free: no check that it is 1; bz is not.
   EXPECT_EQ(C.find("kfit_cand->block[1] != 1"), std::string::npos);

@@ -20,5 +20,9 @@ double klaraptorModelTestFromC(int *Status) {
   in.blocks = 264;
   in.threads_per_block = 256;
   in.regs_per_thread = 32;
+  /* One line a load request: the lines model's time is MWP-CWP's. */
+  in.load_lines_per_request = 1;
+  if (klaraptor_mwp_cwp_lines_ns(&in, &hw) != klaraptor_mwp_cwp_ns(&in, &hw))
+    *Status = 1;
   return klaraptor_mwp_cwp_ns(&in, &hw);
 }

@@ -387,7 +387,9 @@ public:
 TEST(Registry, PluggableModels) {
   std::vector<std::string> Names = registeredModels();
   EXPECT_NE(std::find(Names.begin(), Names.end(), "mwp-cwp"), Names.end());
-  EXPECT_STREQ(defaultModel(), "mwp-cwp");
+  EXPECT_NE(std::find(Names.begin(), Names.end(), "mwp-cwp-lines"),
+            Names.end());
+  EXPECT_STREQ(defaultModel(), "mwp-cwp-lines");
   auto W = createModel("waves");
   ASSERT_TRUE(W);
   EXPECT_EQ(W->name(), "waves");
@@ -596,6 +598,61 @@ TEST(Roofline, GuardsAndTheRegistry) {
   EXPECT_EQ(C.active_warps_per_block, 2);
   EXPECT_DOUBLE_EQ(M->predictCycles(In, H),
                    klaraptor_roofline_evaluate(&C, &H.Mwp, nullptr));
+}
+
+TEST(Lines, MwpCwpTimesTheLinesOfALoadRequest) {
+  klaraptor_mwp_cwp_hw W = handHw();
+  klaraptor_mwp_cwp_inputs I = in(100, 4, 2, 3, 12);
+  double Mwp = klaraptor_mwp_cwp_cycles(&I, &W);
+  ASSERT_GT(Mwp, 0);
+  // Unknown (0), less than one and one line: MWP-CWP's time.
+  for (double L : {0.0, 0.5, 1.0}) {
+    I.load_lines_per_request = L;
+    EXPECT_EQ(klaraptor_mwp_cwp_lines_cycles(&I, &W), Mwp) << L;
+  }
+  // A 16-wide warp's two half lines a request: twice the time.
+  I.load_lines_per_request = 2;
+  EXPECT_DOUBLE_EQ(klaraptor_mwp_cwp_lines_cycles(&I, &W), 2 * Mwp);
+  I.load_lines_per_request = 1.55;
+  EXPECT_DOUBLE_EQ(klaraptor_mwp_cwp_lines_ns(&I, &W), 1.55 * Mwp / W.freq_ghz);
+  I.load_lines_per_request = NAN;
+  EXPECT_TRUE(std::isnan(klaraptor_mwp_cwp_lines_cycles(&I, &W)));
+  // MWP-CWP's guards: an empty grid stays 0, a block that cannot be
+  // resident +infinity, whatever the lines.
+  I.load_lines_per_request = 4;
+  I.blocks = 0;
+  EXPECT_EQ(klaraptor_mwp_cwp_lines_cycles(&I, &W), 0);
+  I = in(100, 4, 2, 0, 12);
+  I.load_lines_per_request = 4;
+  I.shared_per_block = 1e9;
+  EXPECT_TRUE(std::isinf(klaraptor_mwp_cwp_lines_cycles(&I, &W)));
+  EXPECT_TRUE(std::isinf(klaraptor_mwp_cwp_lines_cycles(nullptr, &W)));
+  EXPECT_EQ(linesFactor(3), 3);
+  EXPECT_EQ(linesFactor(-1), 1);
+
+  // The registered model, from a metrics record: 64 load requests touching
+  // 96 lines.
+  std::map<std::string, double> R = {
+      {"blocks_launched", 264},      {"threads_per_block", 256},
+      {"warps_launched", 2112},      {"inst_executed", 211200},
+      {"global_load_requests", 64},  {"global_load_sectors", 256},
+      {"global_load_lines", 96}};
+  Inputs In = inputsFromMetrics(R);
+  EXPECT_DOUBLE_EQ(In.get("load_lines_per_request"), 1.5);
+  std::unique_ptr<PerformanceModel> M = createModel("mwp-cwp-lines");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->name(), "mwp-cwp-lines");
+  EXPECT_EQ(M->inputs().size(), 11u);
+  HardwareParams H;
+  std::string Error;
+  ASSERT_TRUE(loadHardwareParams("h100-sxm", H, Error)) << Error;
+  EXPECT_DOUBLE_EQ(M->predictCycles(In, H),
+                   1.5 * MwpCwpModel().predictCycles(In, H));
+  // No lines counted (a record without them): MWP-CWP's time.
+  R.erase("global_load_lines");
+  In = inputsFromMetrics(R);
+  EXPECT_EQ(In.get("load_lines_per_request"), 0);
+  EXPECT_DOUBLE_EQ(M->predictCycles(In, H), MwpCwpModel().predictCycles(In, H));
 }
 
 TEST(Roofline, InputsFromMetrics) {

@@ -3,8 +3,9 @@
 /// \file
 /// A performance model predicts a launch's time from named per-launch
 /// quantities (Inputs) and a device's HardwareParams. Models are found by
-/// name in a registry, so another model can replace MWP-CWP (the default,
-/// "mwp-cwp") without touching the pipeline: the fitter fits the inputs a
+/// name in a registry, so one model can replace another (the default is
+/// "mwp-cwp-lines", MWP-CWP stretched by the L1 lines of a load; "mwp-cwp"
+/// is the baseline) without touching the pipeline: the fitter fits the inputs a
 /// model lists, the rational programs evaluate the model by name.
 /// Metrics records (docs/metrics.md keys) map to MWP-CWP inputs with
 /// inputsFromMetrics (docs/models.md, "From metrics to inputs"). No LLVM.
@@ -109,6 +110,21 @@ public:
                        const HardwareParams &H) const override;
 };
 
+/// The lines model ("mwp-cwp-lines", the default): MWP-CWP's time times the
+/// L1 lines a global load request touches (klaraptor_mwp_cwp_lines_cycles,
+/// docs/models.md, "The lines model"). MWP-CWP's inputs and
+/// `load_lines_per_request`.
+class MwpCwpLinesModel : public MwpCwpModel {
+public:
+  std::string name() const override { return "mwp-cwp-lines"; }
+  std::vector<std::string> inputs() const override;
+  double predictCycles(const Inputs &In,
+                       const HardwareParams &H) const override;
+};
+
+/// The lines model's factor: max(1, \p LinesPerRequest); NaN for NaN.
+double linesFactor(double LinesPerRequest);
+
 /// The roofline model ("roofline"): the busiest SM's issue, DRAM
 /// bandwidth, latency and block-dispatch bounds, the largest of them
 /// (klaraptor_roofline_evaluate, docs/models.md). MWP-CWP's inputs and
@@ -128,7 +144,7 @@ void registerModel(const std::string &Name, ModelFactory F);
 std::unique_ptr<PerformanceModel> createModel(const std::string &Name);
 /// Registered names, sorted; "mwp-cwp" is always there.
 std::vector<std::string> registeredModels();
-/// "mwp-cwp".
+/// "mwp-cwp-lines".
 const char *defaultModel();
 
 /// Options of the metrics -> inputs mapping.

@@ -28,6 +28,7 @@
 #include "ProfileDb.h"
 #include "klaraptor/fitting/Fitter.h"
 #include "klaraptor/fitting/Formula.h"
+#include "klaraptor/model/PerformanceModel.h"
 #include "klaraptor/mwp_cwp.h"
 
 #include <cmath>
@@ -48,8 +49,8 @@ struct KernelFitOptions {
   /// built-in name or a .device file); empty: the database's `device`.
   std::string Device;
   /// The performance model the program evaluates (docs/models.md):
-  /// "mwp-cwp" (the default, model::defaultModel()) or "waves"; empty: the
-  /// default.
+  /// "mwp-cwp-lines" (the default, model::defaultModel()), "mwp-cwp",
+  /// "waves" or "roofline"; empty: the default.
   std::string Model;
   /// A kernel with fewer usable ("ok") samples is not fitted.
   unsigned MinSamples = 6;
@@ -177,8 +178,9 @@ public:
   /// (docs/models.md, "Same-address atomics").
   double AtomicSameAddressCycles = 0;
   /// The performance model that predictNs and the emitted C evaluate on the
-  /// inputs: "mwp-cwp" or "waves" (isFitModel). Changing it needs no refit.
-  std::string Model = "mwp-cwp";
+  /// inputs: "mwp-cwp-lines", "mwp-cwp", "waves" or "roofline"
+  /// (isFitModel). Changing it needs no refit.
+  std::string Model = model::defaultModel();
   unsigned SamplesUsed = 0, SamplesFailed = 0;
   /// Fits of quantities taken from the fit cache, and made anew.
   unsigned FitsReused = 0, FitsMade = 0;
@@ -199,9 +201,10 @@ public:
   /// others.
   static int requestQuantity(const std::string &Name);
   /// Whether quantity \p Name is fitted for the launch record only (the
-  /// judge's "fitted" counts): no model reads it, so it never refuses a
-  /// shape and the emitted program does not evaluate it.
-  static bool recordedOnly(const std::string &Name);
+  /// judge's "fitted" counts): the model does not read it, so it never
+  /// refuses a shape and the emitted program does not evaluate it. The
+  /// loads' lines are read by the lines model ("mwp-cwp-lines") only.
+  bool recordedOnly(const std::string &Name) const;
 
   /// The predicted time in ns of a launch with \p Data and block \p Block,
   /// computed as the emitted C computes it when given no device information.
@@ -269,8 +272,9 @@ private:
   std::string symbolPrefix() const;
 };
 
-/// Whether \p Name is a model a rational program can evaluate ("waves",
-/// "mwp-cwp"); their names go to \p Known when given.
+/// Whether \p Name is a model a rational program can evaluate
+/// ("mwp-cwp-lines", "mwp-cwp", "waves", "roofline"); their names go to
+/// \p Known when given.
 bool isFitModel(const std::string &Name, std::string *Known = nullptr);
 
 /// Spearman's rank correlation of \p A and \p B (equal sizes; ties get
