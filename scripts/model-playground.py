@@ -74,6 +74,8 @@ Models:
   lines+throughput the line bound with the roofline's issue, DRAM and
                    dispatch bounds (no latency bound)
   lines+dispatch   the line bound floored by the block-dispatch bound
+  requested        every shape predicted alike: the requested shape is kept
+                   (the judge's `requested` line)
   (the line models need a JSON whose fits have global_load_lines, written
   since it is fitted; they judge no launch otherwise)
 
@@ -96,9 +98,13 @@ are from that agreement:
 Usage: scripts/model-playground.py --device PROFILE [--block-launch-cycles C]
            [--set KEY=VALUE]... [--margin X] [--label TEXT] [--list MODEL]
            [--top-k K [--spread]] [--coalesced-sectors S] [--warp-ratios]
-           JUDGE.json...
+           [--every-request] JUDGE.json...
 
 --list MODEL also prints that model's pick of every launch, worst first.
+--every-request judges each launch once per measured shape, with that shape
+as the requested one (the margin keeps it, exact ties go towards it): how a
+model does whatever shape the programmer hard-coded, not only the programs'
+own; "over K launches" then counts launch-and-request pairs.
 --set KEY=VALUE replaces one of the profile's values the models read (e.g.
 timing.dram.latency=480), to see how a model's picks move with it.
 --top-k K also prints, per model, what online refinement over K shapes would
@@ -447,6 +453,21 @@ def warp_agreement(launches, tolerance=0.25):
     return off, bad, total
 
 
+def with_every_request(launches):
+    """Each launch once per measured shape, that shape taken as the
+    requested one (a shallow copy per shape): how a model picks whatever
+    shape the programmer wrote, not only the programs' own."""
+    out = []
+    for launch in launches:
+        for s in launch.get('predictions', []):
+            copy = dict(launch)
+            copy['picks'] = dict(launch.get('picks', {}))
+            copy['picks']['requested'] = {'shape': s['shape'],
+                                          'ns': s['measured_ns']}
+            out.append(copy)
+    return out
+
+
 def with_warp_ratios(launches):
     """The launches with each shape's fitted sectors and lines per request
     replaced by its warp shape's at the same data size (a copy)."""
@@ -563,6 +584,9 @@ def main():
     ap.add_argument('--warp-ratios', action='store_true',
                     help="each shape's fitted sectors and lines per request "
                          "taken from its warp shape's")
+    ap.add_argument('--every-request', action='store_true',
+                    help='judge each launch once per measured shape, that shape '
+                         "taken as the program's own")
     ap.add_argument('json', nargs='+')
     args = ap.parse_args()
     if not args.coalesced_sectors > 0:
@@ -602,6 +626,8 @@ def main():
     off, bad, total = warp_agreement(launches)
     if args.warp_ratios:
         launches = with_warp_ratios(launches)
+    if args.every_request:
+        launches = with_every_request(launches)
 
     def recorded(key):
         return lambda s: s.get(key)
@@ -677,13 +703,18 @@ def main():
               ('roofline+lines', joined(max, roof_active, lines)),
               ('mwp-cwp-rescaled+lines', joined(max, rescaled, lines)),
               ('lines+throughput', joined(max, throughput, lines)),
-              ('lines+dispatch', floored(lines))]
+              ('lines+dispatch', floored(lines)),
+              # Every shape alike: the requested shape is kept (the
+              # judge's `requested` line; with --every-request the mean of
+              # every measured shape).
+              ('requested', lambda s: 0.0)]
     print(f"{args.label}: device {args.device}, block_launch_cycles "
           f"{dev['block_launch']:g}, margin {args.margin:g}"
           + (f", coalesced up to {args.coalesced_sectors:g} sectors"
              if args.coalesced_sectors != 4 else '')
           + (f", set {' '.join(args.set)}" if args.set else '')
-          + (', per-request counts of the warp shapes' if args.warp_ratios else ''))
+          + (', per-request counts of the warp shapes' if args.warp_ratios else '')
+          + (', every measured shape requested in turn' if args.every_request else ''))
     print(f'{args.label}: fitted per-request counts: {off} of {total} shapes more '
           f"than 25 % from their warp shape's, {bad} more than 5 % outside "
           'what a request can have (1 to 32 sectors and lines, no more lines '

@@ -740,16 +740,18 @@ int runDatasetBench(const Args &A) {
   std::printf("\nbest/chosen on the datasets' measured times "
               "(1 = the best shape was chosen):\n");
   for (const auto &[Name, Mine] : PerProgram)
-    std::printf("  %-12s mwp-cwp: %s; emulator: %s\n", Name.c_str(),
+    std::printf("  %-12s %s: %s; emulator: %s\n", Name.c_str(),
+                model::defaultModel(),
                 statText(stats(Mine, &BenchRow::ChosenNs)).c_str(),
                 statText(stats(Mine, &BenchRow::EmuChosenNs)).c_str());
   Stats All = stats(Rows, &BenchRow::ChosenNs),
         Emu = stats(Rows, &BenchRow::EmuChosenNs),
         Req = stats(Rows, &BenchRow::RequestedNs);
-  std::printf("all launches: %zu\n  mwp-cwp (rational programs): %s\n"
+  std::printf("all launches: %zu\n  %s (rational programs): %s\n"
               "  emulator estimate:           %s\n"
               "  the programs' own shapes:    %s\n",
-              Rows.size(), statText(All).c_str(), statText(Emu).c_str(),
+              Rows.size(), model::defaultModel(), statText(All).c_str(),
+              statText(Emu).c_str(),
               statText(Req).c_str());
   if (!JsonOut.empty()) {
     std::ofstream F(JsonOut);

@@ -46,10 +46,11 @@ OPTIONS:
   --out DIR           where the programs go (default klaraptor-models)
   --device PROFILE    the device profile whose MWP-CWP parameters the
                       programs embed (default: the database's device)
-  --model NAME        the model the programs evaluate: mwp-cwp (the default),
-                      waves (MWP-CWP per wave on the busiest SM) or roofline
-                      (the busiest SM's issue, DRAM, latency and dispatch
-                      bounds)
+  --model NAME        the model the programs evaluate: mwp-cwp-lines (the
+                      default: MWP-CWP times the L1 lines of a load request),
+                      mwp-cwp, waves (MWP-CWP per wave on the busiest SM) or
+                      roofline (the busiest SM's issue, DRAM, latency and
+                      dispatch bounds)
   --kernel NAME       fit only this kernel (source or device name; a
                       template's name: each of its specializations; repeatable)
   --min-samples N     fewest usable samples a kernel needs (default 6)

@@ -12,9 +12,11 @@
 /// measured time of its pick (1: the best shape):
 ///
 ///   the rational program with the judged model (--model; the default,
-///       mwp-cwp) and with the other one (waves): the runtime's rule, the
-///       least prediction unless the requested shape is predicted within
-///       the margin (--margin, KLARAPTOR_MARGIN's default 0.02) of it;
+///       mwp-cwp-lines) and with the other one (mwp-cwp; waves when
+///       mwp-cwp is judged): the runtime's rule, the least prediction
+///       (exact ties: the requested shape, then the block nearest it) unless
+///       the requested shape is predicted within the margin (--margin,
+///       KLARAPTOR_MARGIN's default 0.02) of it;
 ///   top-3: the best measured among the judged model's three best
 ///       predictions (what the runtime's online refinement reaches);
 ///   estimate: the least abstract-emulation estimate at that size (the
@@ -96,8 +98,9 @@ const char *judgeUsage() {
          "(default: each\n"
          "                    database's own)\n"
          "  --model NAME      the model judged first and ranked for top-3: "
-         "mwp-cwp\n                    (default), waves or roofline (the "
-         "other one: waves\n                    for mwp-cwp, else mwp-cwp)\n"
+         "mwp-cwp-lines\n                    (default), mwp-cwp, waves or "
+         "roofline (the other one:\n                    waves for mwp-cwp, "
+         "else mwp-cwp)\n"
          "  --margin X        the runtime's margin (KLARAPTOR_MARGIN; "
          "default 0.02)\n"
          "  --label TEXT      the prefix of the summary lines (default "
