@@ -34,8 +34,9 @@ const char *fitUsage() {
 
 Fits each kernel of a profile database (written by 'klaraptor profile') as a
 rational program: its metrics as rational functions of the pragma's data
-parameters and free block dimensions, fed to a performance model (MWP-CWP by
-default; docs/models.md). Writes
+parameters and free block dimensions, fed to a performance model (the lines
+model, MWP-CWP times the L1 lines of a load request, by default;
+docs/models.md). Writes
 DIR/<device name>.c per kernel (its mangled name, e.g. _Z4gemmPfPKfS1_ffiii.c)
 and DIR/fit-report.json, and prints a table of the
 fits. Build the programs into an application with
