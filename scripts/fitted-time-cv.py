@@ -62,10 +62,11 @@ def fail(message):
     sys.exit(f'fitted-time-cv: error: {message}')
 
 
-def features(dev, shape):
+def features(dev, shape, mwp_key):
     """The feature vector of one judged shape (FEATURES' order), or None
-    where the shape has no usable prediction or counts."""
-    fitted, model = shape.get('fitted') or {}, shape.get(MWP_KEY)
+    where the shape has no usable prediction or counts; MWP-CWP's prediction
+    is the shape's MWP_KEY."""
+    fitted, model = shape.get('fitted') or {}, shape.get(mwp_key)
     blocks = fitted.get('blocks_launched', 0)
     threads = fitted.get('threads_per_block', 0)
     if not (blocks > 0 and threads > 0) or model is None or not (
@@ -95,16 +96,10 @@ def features(dev, shape):
             (busy % resident) / resident]
 
 
-# The per-shape key of MWP-CWP's recorded predictions (the judge's other
-# model since the lines model is the default); set from the first JSON read.
-MWP_KEY = 'model_ns'
-
-
 class Judge:
     def __init__(self, label, path, device):
         self.label = label
         self.dev = playground.read_device(device)
-        global MWP_KEY
         try:
             with open(path) as f:
                 data = json.load(f)
@@ -114,14 +109,16 @@ class Judge:
         columns = playground.recorded_columns(data)
         if 'mwp-cwp' not in columns:
             fail(f'{path} records no MWP-CWP predictions')
-        MWP_KEY = columns['mwp-cwp']
+        # The per-shape key of MWP-CWP's recorded predictions (the judge's
+        # other model since the lines model is the default).
+        self.mwp_key = columns['mwp-cwp']
         if not any('predictions' in l for l in self.launches):
             fail(f'{path} has no per-shape predictions (written by an older '
                  'klaraptor dataset judge?)')
         # Per launch: the usable shapes with their features.
         self.rows = []
         for launch in self.launches:
-            shapes = [(s, features(self.dev, s)) for s in launch.get('predictions', [])]
+            shapes = [(s, features(self.dev, s, self.mwp_key)) for s in launch.get('predictions', [])]
             shapes = [(s, f) for s, f in shapes if f is not None]
             if len(shapes) >= 2:
                 self.rows.append((launch, shapes))
@@ -228,7 +225,7 @@ def main():
             j = judges[label]
             for name, predict in (
                     (f"fitted-time (trained on {', '.join(train)})", fitted_ns),
-                    ('mwp-cwp', lambda s, f: s[MWP_KEY])):
+                    ('mwp-cwp', lambda s, f: s[j.mwp_key])):
                 g, (worst, where), n = j.judge(predict, args.margin)
                 print(f'{label}: {name} best/chosen geomean {g:.3f} worst '
                       f'{worst:.3f} ({where}) over {n} launches')
