@@ -602,7 +602,7 @@ def main():
         dev['block_launch'] = args.block_launch_cycles
     launches = []
     # The judge's two models by name: which recorded column is which.
-    judged = None
+    column = None
     for path in args.json:
         try:
             with open(path) as f:
@@ -612,13 +612,14 @@ def main():
         if not any('predictions' in l for l in data.get('launches', [])):
             sys.exit(f'model-playground: error: {path} has no per-shape predictions '
                      '(written by an older klaraptor dataset judge?)')
-        names = tuple(recorded_columns(data))
-        if judged is not None and names != judged:
-            sys.exit(f'model-playground: error: {path} judges {names[0]} and '
-                     f'{names[1]}, the first file {judged[0]} and {judged[1]}')
-        judged = names
+        names = recorded_columns(data)
+        if column is not None and names != column:
+            a, b = list(names), list(column)
+            sys.exit(f'model-playground: error: {path} judges {a[0]} and '
+                     f'{a[1]}, the first file {b[0]} and {b[1]}')
+        column = names
         launches += data['launches']
-    column = {judged[0]: 'model_ns', judged[1]: 'other_model_ns'}
+    judged = list(column)
     if 'mwp-cwp' not in column:
         sys.exit('model-playground: error: the judge did not record MWP-CWP '
                  f'(its models: {judged[0]}, {judged[1]})')
@@ -626,6 +627,9 @@ def main():
     off, bad, total = warp_agreement(launches)
     if args.warp_ratios:
         launches = with_warp_ratios(launches)
+    # The statistics of the shapes (the size of MWP-CWP's predictions, the
+    # estimate's scale) are of the judged launches, not of their copies.
+    judged_launches = launches
     if args.every_request:
         launches = with_every_request(launches)
 
@@ -663,7 +667,7 @@ def main():
     # Per launch, the factor that brings MWP-CWP's predictions to the size of
     # the emulator's estimates (mwp-cwp-rescaled+dispatch), by shape.
     estimate_scale = {}
-    for launch in launches:
+    for launch in judged_launches:
         pairs = [s for s in launch.get('predictions', [])
                  if (s.get(mwp_key) or 0) > 0 and (s.get('estimate_ns') or 0) > 0
                  and math.isfinite(s[mwp_key])]
@@ -720,7 +724,7 @@ def main():
           'what a request can have (1 to 32 sectors and lines, no more lines '
           'than sectors)')
     ratios = sorted(math.log(s[mwp_key] / s['measured_ns'])
-                    for l in launches for s in l.get('predictions', [])
+                    for l in judged_launches for s in l.get('predictions', [])
                     if (s.get(mwp_key) or 0) > 0 and math.isfinite(s[mwp_key])
                     and s.get('measured_ns', 0) > 0)
     if ratios:
