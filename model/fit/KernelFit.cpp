@@ -560,12 +560,15 @@ bool KernelFit::launchRecord(const profiledb::DataTuple &Data,
 }
 
 namespace {
+/// The index of quantity \p Name in quantityNames() (its size if none).
+size_t quantityIndex(const char *Name) {
+  const std::vector<std::string> &Names = KernelFit::quantityNames();
+  return size_t(std::find(Names.begin(), Names.end(), Name) - Names.begin());
+}
+
 /// The index of the busiest address's atomics in quantityNames().
 size_t atomicQuantity() {
-  const std::vector<std::string> &Names = KernelFit::quantityNames();
-  return size_t(std::find(Names.begin(), Names.end(),
-                          "global_atomic_max_address_ops") -
-                Names.begin());
+  return quantityIndex("global_atomic_max_address_ops");
 }
 } // namespace
 
@@ -956,15 +959,11 @@ std::string KernelFit::emitCWithName(const std::string &Name) const {
                     : "  in.active_warps_per_block = 0.0; /* every warp */\n  ";
   }
   if (FM->Lines) {
-    const std::vector<std::string> &Names = quantityNames();
-    auto Index = [&](const char *N) {
-      return std::to_string(std::find(Names.begin(), Names.end(), N) -
-                            Names.begin());
-    };
-    std::string R = Index("global_load_requests");
+    std::string R = std::to_string(requestQuantity("global_load_lines"));
     S += "/* The lines model reads the L1 lines a load request touches. */\n"
          "  in.load_lines_per_request = q[" + R + "] > 0 ? q[" +
-         Index("global_load_lines") + "] / q[" + R + "] : 0.0;\n  ";
+         std::to_string(quantityIndex("global_load_lines")) + "] / q[" + R +
+         "] : 0.0;\n  ";
   }
   if (boundsByAtomics() || Hw.block_launch_cycles > 0) {
     S += "{\n    double t = " + std::string(FM->CFunction) + "(&in, &hw);\n";
