@@ -1128,8 +1128,11 @@ cudaError_t Runtime::launch(const LaunchRequest &R) {
     return S;
   if (cudaError_t C = checkLaunch(R))
     return C;
-  if (!Execute)
+  if (!Execute) {
+    if (explainThis())
+      explainUnexecuted(R);
     return cudaSuccess;
+  }
   const Function &F = *R.F;
 
   bool WantMetrics = !ReportPath.empty();

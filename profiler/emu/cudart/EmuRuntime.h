@@ -415,6 +415,10 @@ private:
                   const emu::KernelProgram *Prog,
                   const emu::LaunchMetrics &Metrics,
                   const std::string &CandidateText, double BestNs);
+  /// KLARAPTOR_EMU_EXECUTE=0: the launch does not run, so its own shape is
+  /// estimated as a candidate is (its two SMs' blocks traced on saved and
+  /// restored memory), then the candidates; the report says so.
+  void explainUnexecuted(const LaunchRequest &R);
   void writeExplain(const std::string &Text);
 
   std::mutex ObserverMutex;

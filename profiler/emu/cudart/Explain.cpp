@@ -446,6 +446,40 @@ void Runtime::explainOwn(const LaunchRequest &R,
   writeExplain(S);
 }
 
+void Runtime::explainUnexecuted(const LaunchRequest &R) {
+  const Function &F = *R.F;
+  std::string S = fmt("launch %" PRIu64 ": kernel '%s' (%s) on %s "
+                      "(not executed: every shape estimated from its "
+                      "simulated blocks alone)\n",
+                      uint64_t(ExplainCounter.load()),
+                      sourceName(F.Name).c_str(), F.Name.c_str(),
+                      device()->Id.c_str());
+  timing::LaunchEstimate E;
+  std::unique_ptr<timing::SmWorkload> W;
+  std::string Why;
+  bool Ok;
+  {
+    std::lock_guard<std::mutex> L(LaunchMutex);
+    SavedMemory Saved(*this, F, /*FollowWrites=*/true);
+    Ok = estimateShape(F, R, R.Grid, R.Block, 3, E, &W, Why);
+    restoreMemory(Saved);
+  }
+  if (Ok)
+    S += explainShape("own shape", F, E, W.get(), R.Grid, R.Block,
+                      R.DynamicShared);
+  else
+    S += "  own shape: grid " + dim(R.Grid) + ", block " + dim(R.Block) +
+         ": no estimate: " + Why + "\n";
+  std::string Candidates;
+  double BestNs = -1;
+  explainCandidates(R, Candidates, BestNs);
+  S += Candidates;
+  if (Ok && BestNs > 0)
+    S += fmt("  own / best: %.2f\n", E.Ns / BestNs);
+  S += "\n";
+  writeExplain(S);
+}
+
 void Runtime::writeExplain(const std::string &Text) {
   std::lock_guard<std::mutex> G(ObserverMutex);
   int Fd = ::open(ExplainPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
