@@ -190,20 +190,27 @@ public:
       : Capacity(size_t(std::max(0.0, Bytes) / 128)) {}
   bool enabled() const { return Capacity > 0; }
   /// True when sector \p Sector is present; its line (present) becomes the
-  /// most recent.
-  bool lookUp(uint64_t Sector) {
+  /// most recent. \p ReadyAt, when given, receives when the sector's data
+  /// is there (a sector still on its way from the miss that filled it is
+  /// present, as a miss already asked for is in the hardware's cache: a
+  /// later request waits for the same data, it does not ask again).
+  bool lookUp(uint64_t Sector, double *ReadyAt = nullptr) {
     uint32_t N = find(Sector >> 2);
     if (N == None)
       return false;
     touch(N);
+    if (ReadyAt)
+      *ReadyAt = Nodes[N].Ready[Sector & 3];
     return (Nodes[N].Bits >> (Sector & 3)) & 1;
   }
-  void fill(uint64_t Sector) {
+  /// Makes sector \p Sector present, its data there at \p ReadyAt.
+  void fill(uint64_t Sector, double ReadyAt = 0) {
     uint64_t Line = Sector >> 2;
     uint8_t Bit = uint8_t(1u << (Sector & 3));
     uint32_t N = find(Line);
     if (N != None) {
       Nodes[N].Bits |= Bit;
+      Nodes[N].Ready[Sector & 3] = ReadyAt;
       touch(N);
       return;
     }
@@ -221,8 +228,16 @@ public:
     }
     Nodes[N].Line = Line;
     Nodes[N].Bits = Bit;
+    Nodes[N].Ready[Sector & 3] = ReadyAt;
     pushFront(N);
     insert(Line, N);
+  }
+  /// When a present sector \p Sector's data arrives (its miss's time,
+  /// known once the access's stages are): no effect on the recency order.
+  void setReady(uint64_t Sector, double ReadyAt) {
+    uint32_t N = find(Sector >> 2);
+    if (N != None)
+      Nodes[N].Ready[Sector & 3] = ReadyAt;
   }
   void drop(uint64_t Sector) {
     uint32_t N = find(Sector >> 2);
@@ -236,6 +251,7 @@ private:
     uint64_t Line = 0;
     uint32_t Prev = None, Next = None; ///< toward the most / least recent
     uint8_t Bits = 0;
+    double Ready[4] = {}; ///< when each sector's data is there
   };
   size_t Capacity;
   std::vector<Node> Nodes;
@@ -381,6 +397,8 @@ private:
   /// When the SM's path to the L2 takes its next request
   /// (TimingParams::L2RequestCycles).
   double RequestNext = 0;
+  /// The L1 sectors the access being issued fills (issue()'s scratch).
+  std::vector<uint64_t> Filled;
   /// When each resource is next free: NumResources x NS, a resource shared
   /// by the schedulers in its first column.
   std::vector<double> NextAt;
@@ -483,6 +501,10 @@ private:
       // wavefront through the L1's data path.
       uint64_t LastAnyLine = ~uint64_t(0);
       double Wavefronts = 0;
+      // A hit on a sector an earlier miss asked for is ready when that
+      // miss's data is; this access's misses fill the L1 when theirs is.
+      double HitReady = 0;
+      Filled.clear();
       // The neighbours, handed out just before this block, access first.
       if (Near.enabled())
         for (uint32_t K = 0; K < D.NearUnits; ++K)
@@ -496,8 +518,10 @@ private:
           LastAnyLine = Sector >> 2;
           ++Wavefronts;
         }
-        if (Load && L1.enabled() && L1.lookUp(Sector)) {
+        double SectorReady = 0;
+        if (Load && L1.enabled() && L1.lookUp(Sector, &SectorReady)) {
           ++L1Hits;
+          HitReady = std::max(HitReady, SectorReady);
           continue;
         }
         if (!Load && L1.enabled())
@@ -515,8 +539,10 @@ private:
           (InL2 ? R.L2ReadHitSectors : R.L2ReadMissSectors) += 1;
         if (L2.enabled())
           L2.fill(Sector);
-        if (Load && L1.enabled())
-          L1.fill(Sector);
+        if (Load && L1.enabled()) {
+          L1.fill(Sector, Never);
+          Filled.push_back(Sector);
+        }
       }
       R.L2Requests += Lines;
       if (Lines > 0 && P.L2RequestCycles > 0) {
@@ -551,6 +577,9 @@ private:
       }
       if (Misses > 0)
         Done = std::max(Done, stage(Resource::Dram, I.Region, S.Sched, T, Misses));
+      for (uint64_t Sector : Filled)
+        L1.setReady(Sector, Done);
+      Done = std::max(Done, HitReady);
     } else if (D.Units > 0) {
       double U = double(D.Units);
       switch (D.Mem) {

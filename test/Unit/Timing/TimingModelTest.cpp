@@ -383,6 +383,68 @@ TEST(CacheModel, EachLineMissedIsOneL2Request) {
   EXPECT_EQ(C2.L1HitSectors, 4);
 }
 
+// A load that finds its sector on the way from an earlier miss waits for
+// that miss's data, as a request merged into the L1's pending miss does; it
+// counts as an L1 hit (the hardware's L1 tags the line when it asks).
+// Warp 0 misses line 0; warp 1 then loads line 0 and, with that value,
+// line 25 (a dependent miss). Its second load can start only when line 0
+// is there: after DRAM's 400 cycles, not after the L1's 30.
+TEST(CacheModel, AHitOnAPendingMissWaitsForItsData) {
+  TimingParams P = oneResource(4, 1);
+  P[Resource::Dram].Latency = 400;
+  P[Resource::L2].Latency = 200;
+  P[Resource::Shared].Latency = 20;
+  P.L1Latency = 30;
+  P.L1Bytes = 128 * 64;
+  P.L2Bytes = 128 * 1024;
+  SmWorkload W;
+  StaticInst Load, Use;
+  Load.Res = Use.Res = Resource::Lsu;
+  Load.NumDst = 1;
+  Load.Dst[0] = 1;
+  Use.NumSrc = 1;
+  Use.Src[0] = 1;
+  W.Code = {Load, Use};
+  W.NumRegs = 2;
+  W.NumBlocks = 1;
+  auto access = [&](uint32_t Idx, uint64_t Sector) {
+    DynInst D;
+    D.Idx = Idx;
+    D.Mem = MemTarget::Global;
+    D.Units = 1;
+    D.SecOff = uint32_t(W.Sectors.size());
+    W.Sectors.push_back(Sector);
+    return D;
+  };
+  WarpStream First, Second;
+  First.Insts = {access(0, 0)};
+  Second.Insts = {access(0, 0), access(1, 100)};
+  W.Warps = {First, Second};
+  SimResult R = simulate(W, P);
+  EXPECT_EQ(R.L1HitSectors, 1);
+  EXPECT_EQ(R.MissSectors, 2);
+  // Two DRAM latencies one after the other.
+  EXPECT_GE(R.Cycles, 800);
+  EXPECT_LT(R.Cycles, 850);
+  // Once line 0 is there, the same load is an ordinary hit: warp 1 alone,
+  // after warp 0's miss has returned, waits one DRAM latency, not two.
+  WarpStream Late;
+  Late.Insts = {access(0, 0), access(1, 100)};
+  W.Warps = {First, Late};
+  // Warp 1 starts after warp 0's miss: 500 independent instructions first.
+  StaticInst Busy;
+  Busy.Res = Resource::Int;
+  W.Code.push_back(Busy);
+  std::vector<DynInst> Wait(500);
+  for (DynInst &D : Wait)
+    D.Idx = 2;
+  W.Warps[1].Insts.insert(W.Warps[1].Insts.begin(), Wait.begin(), Wait.end());
+  SimResult After = simulate(W, P);
+  EXPECT_EQ(After.L1HitSectors, 1);
+  EXPECT_LT(After.Cycles, 500 + 30 + 400 + 50);
+  EXPECT_GE(After.Cycles, 500 + 400);
+}
+
 TEST(CacheModel, StoresTakeTheL2sWriteTime) {
   TimingParams P = oneResource(4, 1);
   P.L1Bytes = 128 * 64;
