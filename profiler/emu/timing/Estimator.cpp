@@ -546,6 +546,14 @@ void runOnly(const EstimatedBlocks &B, emu::LaunchOptions &O) {
   O.ExtraBlocks = B.Neighbours.empty() ? nullptr : &B.Neighbours;
 }
 
+double cyclesPerWave(const SimResult &R, uint64_t Waves) {
+  if (Waves < 2 || !(R.MeanBlockCycles > 0) || R.MeanBlockCycles > R.Cycles)
+    return R.Cycles;
+  double W = double(Waves);
+  double Earlier = std::min(R.Cycles, std::max(R.MeanBlockCycles, R.BusiestCycles));
+  return ((W - 1) * Earlier + R.Cycles) / W;
+}
+
 bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
                        const devices::DeviceProfile &D,
                        const devices::KernelResources &K,
@@ -582,6 +590,9 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
     Shared.L2Bytes = TP.L2Bytes * double(SMs) / double(Busy);
     Use = &Shared;
   }
+  auto perWave = [&](const SimResult &R) {
+    return TP.WaveRefill ? cyclesPerWave(R, E.Waves) : R.Cycles;
+  };
   // With two SMs' blocks, the slower SM's (EstimatedBlocks).
   SmWorkload W;
   SimResult R;
@@ -627,8 +638,9 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
       R1 = simulate(W1, *Use);
     }
     E.BlocksSimulated = W0.NumBlocks + W1.NumBlocks;
-    E.Set = R1.Cycles > R0.Cycles ? 1 : 0;
-    E.OtherCycles = E.Set ? R0.Cycles : R1.Cycles;
+    double C0 = perWave(R0), C1 = perWave(R1);
+    E.Set = C1 > C0 ? 1 : 0;
+    E.OtherCycles = E.Set ? C0 : C1;
     W = std::move(E.Set ? W1 : W0);
     R = E.Set ? R1 : R0;
   } else {
@@ -644,7 +656,7 @@ bool estimateFromTrace(const emu::KernelProgram &P, const TraceCollector &C,
     E.A.Cycles = R.Cycles;
     E.A.Issued = R.Issued;
   }
-  E.CyclesPerWave = E.A.Cycles;
+  E.CyclesPerWave = perWave(E.A.Base);
   E.Ns = E.SimulatedNs =
       E.CyclesPerWave * double(E.Waves) / TP.ClockGHz + TP.LaunchOverheadNs;
   // Same-address atomics, one after another at the L2 whatever the SMs do.

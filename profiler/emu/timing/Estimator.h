@@ -143,9 +143,20 @@ SmWorkload buildWorkload(const emu::KernelProgram &P, const TraceCollector &C,
 /// (without running the rest of the grid); \p B must outlive the launch.
 void runOnly(const EstimatedBlocks &B, emu::LaunchOptions &O);
 
+/// The SM's cycles per wave of a launch of \p Waves waves whose first wave
+/// \p R simulated: the last wave ends with its slowest block (R.Cycles);
+/// before it, the SM starts a block whenever one ends, so each of the
+/// earlier waves takes what a block takes on average (R.MeanBlockCycles),
+/// but no less than its work keeps the busiest resource busy
+/// (R.BusiestCycles). One wave: R.Cycles. Used with `wave_refill = 1`
+/// (TimingParams::WaveRefill); without it every wave takes R.Cycles.
+double cyclesPerWave(const SimResult &R, uint64_t Waves);
+
 struct LaunchEstimate {
-  double Ns = 0;            ///< estimated launch time
-  double CyclesPerWave = 0; ///< the slower SM, one wave
+  double Ns = 0; ///< estimated launch time
+  /// The slower SM's cycles per wave (cyclesPerWave): Ns is this x Waves
+  /// / clock + the launch overhead.
+  double CyclesPerWave = 0;
   uint64_t Waves = 0;
   uint64_t Blocks = 0;        ///< of the grid
   int64_t ResidentBlocks = 0; ///< per SM, by occupancy
@@ -153,7 +164,7 @@ struct LaunchEstimate {
   /// The set of EstimatedBlocks whose SM was slower (the one simulated for
   /// CyclesPerWave and the analysis).
   int Set = 0;
-  /// The other set's cycles (NaN with one set).
+  /// The other set's cycles per wave (NaN with one set).
   double OtherCycles = 0;
   devices::Occupancy Occ;
   Analysis A; ///< Table/Regions empty unless sensitivity was asked for

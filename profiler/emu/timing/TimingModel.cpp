@@ -120,6 +120,10 @@ bool parseTimingParams(std::string_view Text, const std::string &Origin,
       if (V != 0 && V != 1)
         return Fail("'assembler_order' expects 0 or 1");
       P.AssemblerOrder = V == 1;
+    } else if (Key == "wave_refill") {
+      if (V != 0 && V != 1)
+        return Fail("'wave_refill' expects 0 or 1");
+      P.WaveRefill = V == 1;
     } else {
       Known = false;
       size_t Dot = Key.find('.');
@@ -156,6 +160,7 @@ struct WarpState {
   uint32_t Sched = 0;
   bool Done = false, Waiting = false;
   double ReadyAt = 0; ///< barrier release
+  double LastDone = 0; ///< when its latest result is there
   std::vector<double> RegReady;
 };
 
@@ -383,6 +388,25 @@ public:
       T = std::max(T, NextT);
     }
     R.Cycles = End;
+    // Each block ends when its last warp's last result is there.
+    std::vector<double> BlockEnd(Blocks.size(), -1.0);
+    for (uint32_t WI = 0; WI < Warps.size(); ++WI) {
+      double &E = BlockEnd[W.Warps[WI].Block];
+      E = std::max(E, Warps[WI].LastDone);
+    }
+    double Sum = 0;
+    unsigned N = 0;
+    for (double E : BlockEnd)
+      if (E >= 0) {
+        Sum += E;
+        ++N;
+      }
+    R.MeanBlockCycles = N ? Sum / N : 0;
+    R.BusiestCycles = double(R.Issued) * P.IssueGap / double(NS);
+    for (unsigned K = 0; K < NumResources; ++K)
+      R.BusiestCycles =
+          std::max(R.BusiestCycles,
+                   R.Busy[K] / double(P.Res[K].PerScheduler ? NS : 1));
     return R;
   }
 
@@ -602,6 +626,7 @@ private:
     }
     for (unsigned K = 0; K < I.NumDst; ++K)
       S.RegReady[I.Dst[K]] = Done;
+    S.LastDone = std::max(S.LastDone, Done);
     End = std::max(End, Done);
     advance(WI);
   }
@@ -634,6 +659,7 @@ private:
       WarpState &S = Warps[WI];
       S.Waiting = false;
       S.ReadyAt = std::max(S.ReadyAt, At);
+      S.LastDone = std::max(S.LastDone, At);
       refresh(WI);
       if (S.Done)
         --B.Live;

@@ -107,6 +107,13 @@ struct TimingParams {
   /// the assembler's order ranks shapes worse without the cache model,
   /// docs/timing.md, "The assembler's order").
   bool AssemblerOrder = false;
+  /// Whether a launch's waves before its last take the simulated wave's
+  /// mean block time (at least its busiest resource's), the SM starting a
+  /// block whenever one ends (`wave_refill = 1`, cyclesPerWave), or each
+  /// the wave's slowest block (the default: on the Hoppers' judges with
+  /// the shipped profiles, whose block_launch_cycles is 0, it ranks worse;
+  /// docs/timing.md, "Waves after the first").
+  bool WaveRefill = false;
   double ClockGHz = 1;         ///< SM clock
   double LaunchOverheadNs = 0; ///< added once per launch
   std::string Source;          ///< where the values came from
@@ -123,7 +130,8 @@ struct TimingParams {
 /// `l2_hit_rate`, `clock_ghz`, `launch_overhead_ns`, `block_launch_cycles`,
 /// `l1_bytes`,
 /// `l2_bytes`, `l1_latency`, `l1_sectors_per_cycle`, `l2_request_cycles`,
-/// `l2_store_gap`, `assembler_order` (0 or 1). Errors name the line:
+/// `l2_store_gap`, `assembler_order` (0 or 1), `wave_refill` (0 or 1).
+/// Errors name the line:
 /// "<origin>:3: unknown timing key 'foo'".
 bool parseTimingParams(std::string_view Text, const std::string &Origin,
                        TimingParams &P, std::string &Error);
@@ -216,6 +224,13 @@ struct SimResult {
   /// and stores, one per line per warp access): the L1 data path's
   /// wavefronts.
   double L1Wavefronts = 0;
+  /// When the simulated blocks end, on average, each when its last warp's
+  /// last result is there (Cycles is when the last one does).
+  double MeanBlockCycles = 0;
+  /// The busiest resource's cycles: Busy over its copies (a pipe exists
+  /// once per scheduler), or the schedulers' issue slots, the most of them.
+  /// However the blocks take turns, the SM needs this long for the work.
+  double BusiestCycles = 0;
 };
 
 /// Runs the workload on one SM.

@@ -97,6 +97,38 @@ const RegionSensitivity &mostSensitive(const Analysis &A) {
   return *Best;
 }
 
+// A launch of several waves: the last wave ends with its slowest block, the
+// ones before it take what a block takes on average (the SM starts the next
+// block when one ends), but no less than the wave's work keeps its busiest
+// resource busy; one wave is the slowest block's time.
+TEST(Estimator, WavesBeforeTheLastTakeTheMeanBlock) {
+  SimResult R;
+  R.Cycles = 100;
+  R.MeanBlockCycles = 60;
+  R.BusiestCycles = 50;
+  EXPECT_DOUBLE_EQ(cyclesPerWave(R, 1), 100);
+  EXPECT_DOUBLE_EQ(cyclesPerWave(R, 2), (60 + 100) / 2.0);
+  EXPECT_DOUBLE_EQ(cyclesPerWave(R, 4), (3 * 60 + 100) / 4.0);
+  // A resource busy for 90 of the wave's 100 cycles: the earlier waves
+  // cannot be shorter than 90.
+  R.BusiestCycles = 90;
+  EXPECT_DOUBLE_EQ(cyclesPerWave(R, 4), (3 * 90 + 100) / 4.0);
+  // Without block ends (or with an impossible mean) the wave's end.
+  R.BusiestCycles = 0;
+  R.MeanBlockCycles = 0;
+  EXPECT_DOUBLE_EQ(cyclesPerWave(R, 4), 100);
+  R.MeanBlockCycles = 150;
+  EXPECT_DOUBLE_EQ(cyclesPerWave(R, 4), 100);
+  // The switch: a parameter file's wave_refill (off by default).
+  TimingParams Q;
+  std::string Error;
+  EXPECT_FALSE(Q.WaveRefill);
+  ASSERT_TRUE(parseTimingParams("wave_refill = 1\n", "t", Q, Error)) << Error;
+  EXPECT_TRUE(Q.WaveRefill);
+  EXPECT_FALSE(parseTimingParams("wave_refill = 2\n", "t", Q, Error));
+  EXPECT_EQ(Error, "t:1: 'wave_refill' expects 0 or 1");
+}
+
 TEST(Estimator, StridedCopyIsDramThroughputBound) {
   int N = 1 << 20, Stride = 32;
   Buf In(size_t(N) * Stride * 4), Out(size_t(N) * 4);

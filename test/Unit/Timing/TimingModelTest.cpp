@@ -56,6 +56,26 @@ SmWorkload chains(unsigned C, unsigned P, bool Dependent = true) {
   return W;
 }
 
+// Each block ends when its last warp's last result is there; the mean of
+// those ends is what an SM that starts a block whenever one ends spends per
+// block: two one-warp blocks, chains of 10 and 20 fp32 steps of latency 4
+// on one scheduler (the second warp issues a cycle after the first), end at
+// 40 and 81 (Cycles, the wave's end: 81; mean 60.5).
+TEST(TimingModel, BlocksEndWithTheirLastWarp) {
+  SmWorkload W = chains(2, 20);
+  W.Warps[0].Insts.resize(10);
+  SimResult R = simulate(W, oneResource(4, 1));
+  EXPECT_DOUBLE_EQ(R.Cycles, 81);
+  EXPECT_DOUBLE_EQ(R.MeanBlockCycles, 60.5);
+  // The busiest resource: the fp32 pipe, 30 instructions at a gap of 1.
+  EXPECT_DOUBLE_EQ(R.BusiestCycles, 30);
+  // In one block the two warps end together: at the longer one's end.
+  W.NumBlocks = 1;
+  W.Warps[1].Block = 0;
+  R = simulate(W, oneResource(4, 1));
+  EXPECT_DOUBLE_EQ(R.MeanBlockCycles, 81);
+}
+
 TEST(TimingModel, LatencyBoundFormula) {
   const double L = 20, G = 2;
   for (unsigned C : {1u, 2u, 4u, 10u})
