@@ -365,6 +365,41 @@ TEST(Estimator, SmallBlocksSlowACopyAtLargeN) {
   EXPECT_LT(E256.Ns, Floor * 2);
 }
 
+// wave_refill = 1 through the estimator: a copy of many waves (63 of 256
+// threads) takes less than with each wave at its slowest block, and no less
+// than DRAM's bandwidth allows (the busiest resource); a launch of one wave
+// is as before.
+TEST(Estimator, RefillShortensOnlyLaunchesOfSeveralWaves) {
+  int N = 1 << 24;
+  Buf In(size_t(N) * 4), Out(size_t(N) * 4);
+  void *InP = In.P, *OutP = Out.P;
+  std::vector<void *> Args = {&InP, &OutP, &N};
+  TimingParams Refill = builtinTimingParams(h100());
+  Refill.WaveRefill = true;
+  LaunchEstimate Plain =
+      estimate("copy", {uint32_t(N / 256), 1, 1}, {256, 1, 1}, Args, 0);
+  LaunchEstimate Refilled = estimate("copy", {uint32_t(N / 256), 1, 1},
+                                     {256, 1, 1}, Args, 0, nullptr, &Refill);
+  std::printf("copy 256 threads: %llu waves, %.0f ns, refilled %.0f ns\n",
+              (unsigned long long)Plain.Waves, Plain.Ns, Refilled.Ns);
+  ASSERT_GT(Plain.Waves, 1u);
+  EXPECT_LT(Refilled.Ns, Plain.Ns);
+  EXPECT_GT(Refilled.Ns, 2.0 * 4 * N / 3350.0);
+  EXPECT_NEAR(Refilled.Ns,
+              Refilled.CyclesPerWave * double(Refilled.Waves) /
+                      Refill.ClockGHz +
+                  Refill.LaunchOverheadNs,
+              1e-6 * Refilled.Ns);
+  // One wave: the same estimate.
+  int Small = 32 * 132;
+  std::vector<void *> SmallArgs = {&InP, &OutP, &Small};
+  LaunchEstimate One = estimate("copy", {132, 1, 1}, {32, 1, 1}, SmallArgs, 0);
+  LaunchEstimate OneRefilled = estimate("copy", {132, 1, 1}, {32, 1, 1},
+                                        SmallArgs, 0, nullptr, &Refill);
+  ASSERT_EQ(One.Waves, 1u);
+  EXPECT_DOUBLE_EQ(OneRefilled.Ns, One.Ns);
+}
+
 TEST(DeviceTiming, EveryShippedProfileCarriesEveryTimingKey) {
   std::vector<std::string> Names = devices::builtinDeviceProfiles();
   EXPECT_GE(Names.size(), 5u);
