@@ -419,6 +419,13 @@ private:
   /// estimated as a candidate is (its two SMs' blocks traced on saved and
   /// restored memory), then the candidates; the report says so.
   void explainUnexecuted(const LaunchRequest &R);
+  /// Writes a launch's report: its heading (with \p Note after the
+  /// device), the own shape's analysis (\p Ok) or why there is none,
+  /// \p CandidateText and own / best.
+  void writeLaunchReport(const LaunchRequest &R, const char *Note, bool Ok,
+                         const timing::LaunchEstimate &E,
+                         const timing::SmWorkload *W, const std::string &Why,
+                         const std::string &CandidateText, double BestNs);
   void writeExplain(const std::string &Text);
 
   std::mutex ObserverMutex;

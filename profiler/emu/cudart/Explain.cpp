@@ -409,34 +409,20 @@ static std::string sourceName(const std::string &Mangled) {
   return Name;
 }
 
-void Runtime::explainOwn(const LaunchRequest &R,
-                         const timing::TraceCollector *Trace,
-                         const emu::KernelProgram *Prog,
-                         const emu::LaunchMetrics &Metrics,
-                         const std::string &CandidateText, double BestNs) {
+void Runtime::writeLaunchReport(const LaunchRequest &R, const char *Note,
+                                bool Ok, const timing::LaunchEstimate &E,
+                                const timing::SmWorkload *W,
+                                const std::string &Why,
+                                const std::string &CandidateText,
+                                double BestNs) {
   const Function &F = *R.F;
-  std::string S = fmt("launch %" PRIu64 ": kernel '%s' (%s) on %s\n",
+  std::string S = fmt("launch %" PRIu64 ": kernel '%s' (%s) on %s%s\n",
                       uint64_t(ExplainCounter.load()),
                       sourceName(F.Name).c_str(), F.Name.c_str(),
-                      device()->Id.c_str());
-  const timing::TimingParams *TP = timingParams();
-  timing::LaunchEstimate E;
-  std::string Why = "no time estimate";
-  bool Ok = false;
-  if (Trace && Prog && TP) {
-    // With the launch's metrics, as the candidates' estimates and the
-    // launch's record have them (the same-address atomics' bound).
-    timing::SmWorkload W;
-    Ok = timing::estimateFromTrace(*Prog, *Trace, *device(), F.resources(),
-                                   *TP, R.Grid, R.Block, R.DynamicShared, 3, E,
-                                   Why, HostThreads, &Metrics, &W);
-    if (Ok)
-      S += explainShape("own shape", F, E, &W, R.Grid, R.Block,
-                        R.DynamicShared);
-  } else if (!TP) {
-    Why = "no timing parameters (KLARAPTOR_EMU_ESTIMATE=0?)";
-  }
-  if (!Ok)
+                      device()->Id.c_str(), Note);
+  if (Ok)
+    S += explainShape("own shape", F, E, W, R.Grid, R.Block, R.DynamicShared);
+  else
     S += "  own shape: grid " + dim(R.Grid) + ", block " + dim(R.Block) +
          ": no estimate: " + Why + "\n";
   S += CandidateText;
@@ -446,38 +432,47 @@ void Runtime::explainOwn(const LaunchRequest &R,
   writeExplain(S);
 }
 
-void Runtime::explainUnexecuted(const LaunchRequest &R) {
+void Runtime::explainOwn(const LaunchRequest &R,
+                         const timing::TraceCollector *Trace,
+                         const emu::KernelProgram *Prog,
+                         const emu::LaunchMetrics &Metrics,
+                         const std::string &CandidateText, double BestNs) {
   const Function &F = *R.F;
-  std::string S = fmt("launch %" PRIu64 ": kernel '%s' (%s) on %s "
-                      "(not executed: every shape estimated from its "
-                      "simulated blocks alone)\n",
-                      uint64_t(ExplainCounter.load()),
-                      sourceName(F.Name).c_str(), F.Name.c_str(),
-                      device()->Id.c_str());
+  const timing::TimingParams *TP = timingParams();
+  timing::LaunchEstimate E;
+  timing::SmWorkload W;
+  std::string Why = "no time estimate";
+  bool Ok = false;
+  if (Trace && Prog && TP) {
+    // With the launch's metrics, as the candidates' estimates and the
+    // launch's record have them (the same-address atomics' bound).
+    Ok = timing::estimateFromTrace(*Prog, *Trace, *device(), F.resources(),
+                                   *TP, R.Grid, R.Block, R.DynamicShared, 3, E,
+                                   Why, HostThreads, &Metrics, &W);
+  } else if (!TP) {
+    Why = "no timing parameters (KLARAPTOR_EMU_ESTIMATE=0?)";
+  }
+  writeLaunchReport(R, "", Ok, E, &W, Why, CandidateText, BestNs);
+}
+
+void Runtime::explainUnexecuted(const LaunchRequest &R) {
   timing::LaunchEstimate E;
   std::unique_ptr<timing::SmWorkload> W;
   std::string Why;
   bool Ok;
   {
     std::lock_guard<std::mutex> L(LaunchMutex);
-    SavedMemory Saved(*this, F, /*FollowWrites=*/true);
-    Ok = estimateShape(F, R, R.Grid, R.Block, 3, E, &W, Why);
+    SavedMemory Saved(*this, *R.F, /*FollowWrites=*/true);
+    Ok = estimateShape(*R.F, R, R.Grid, R.Block, 3, E, &W, Why);
     restoreMemory(Saved);
   }
-  if (Ok)
-    S += explainShape("own shape", F, E, W.get(), R.Grid, R.Block,
-                      R.DynamicShared);
-  else
-    S += "  own shape: grid " + dim(R.Grid) + ", block " + dim(R.Block) +
-         ": no estimate: " + Why + "\n";
   std::string Candidates;
   double BestNs = -1;
   explainCandidates(R, Candidates, BestNs);
-  S += Candidates;
-  if (Ok && BestNs > 0)
-    S += fmt("  own / best: %.2f\n", E.Ns / BestNs);
-  S += "\n";
-  writeExplain(S);
+  writeLaunchReport(R,
+                    " (not executed: every shape estimated from its "
+                    "simulated blocks alone)",
+                    Ok, E, W.get(), Why, Candidates, BestNs);
 }
 
 void Runtime::writeExplain(const std::string &Text) {

@@ -547,7 +547,7 @@ void runOnly(const EstimatedBlocks &B, emu::LaunchOptions &O) {
 }
 
 double cyclesPerWave(const SimResult &R, uint64_t Waves) {
-  if (Waves < 2 || !(R.MeanBlockCycles > 0) || R.MeanBlockCycles > R.Cycles)
+  if (Waves < 2 || !(R.MeanBlockCycles > 0))
     return R.Cycles;
   double W = double(Waves);
   double Earlier = std::min(R.Cycles, std::max(R.MeanBlockCycles, R.BusiestCycles));

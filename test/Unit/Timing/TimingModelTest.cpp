@@ -243,6 +243,19 @@ SmWorkload tracedAccesses(const std::vector<std::vector<uint64_t>> &Loads) {
   return W;
 }
 
+/// A cache model whose levels differ in latency: DRAM 400 cycles, the L2
+/// 200, an L1 hit 30 (the data path 20); 64 lines of L1, 1024 of L2.
+TimingParams cacheLatencies() {
+  TimingParams P = oneResource(4, 1);
+  P[Resource::Dram].Latency = 400;
+  P[Resource::L2].Latency = 200;
+  P[Resource::Shared].Latency = 20;
+  P.L1Latency = 30;
+  P.L1Bytes = 128 * 64;
+  P.L2Bytes = 128 * 1024;
+  return P;
+}
+
 } // namespace
 
 TEST(CacheModel, SectorsHitTheLevelThatHoldsThem) {
@@ -410,13 +423,7 @@ TEST(CacheModel, EachLineMissedIsOneL2Request) {
 // line 25 (a dependent miss). Its second load can start only when line 0
 // is there: after DRAM's 400 cycles, not after the L1's 30.
 TEST(CacheModel, AHitOnAPendingMissWaitsForItsData) {
-  TimingParams P = oneResource(4, 1);
-  P[Resource::Dram].Latency = 400;
-  P[Resource::L2].Latency = 200;
-  P[Resource::Shared].Latency = 20;
-  P.L1Latency = 30;
-  P.L1Bytes = 128 * 64;
-  P.L2Bytes = 128 * 1024;
+  TimingParams P = cacheLatencies();
   SmWorkload W;
   StaticInst Load, Use;
   Load.Res = Use.Res = Resource::Lsu;
@@ -486,13 +493,7 @@ TEST(CacheModel, StoresTakeTheL2sWriteTime) {
 }
 
 TEST(CacheModel, HitsAreCheaperThanMisses) {
-  TimingParams P = oneResource(4, 1);
-  P[Resource::Dram].Latency = 400;
-  P[Resource::L2].Latency = 200;
-  P[Resource::Shared].Latency = 20;
-  P.L1Latency = 30;
-  P.L1Bytes = 128 * 64;
-  P.L2Bytes = 128 * 1024;
+  TimingParams P = cacheLatencies();
   std::vector<std::vector<uint64_t>> Same(8, std::vector<uint64_t>{0, 1, 2, 3});
   SmWorkload Reuse = tracedAccesses(Same);
   std::vector<std::vector<uint64_t>> Fresh;
