@@ -101,6 +101,6 @@ done
 echo "examples-judge: done in $(( $(date +%s) - start )) s; table in $work/examples-judge.md and $work/examples-judge.json"
 # Name the estimator a saved output came from (as real-timings.sh does).
 estimator="$device profile"
-case "${KLARAPTOR_EMU_CACHE:-}" in 1|on) estimator="$estimator, cache model on (KLARAPTOR_EMU_CACHE)" ;; esac
+case "${KLARAPTOR_EMU_CACHE:-}" in 0|off) estimator="$estimator, cache model off (KLARAPTOR_EMU_CACHE)" ;; esac
 [ -n "${KLARAPTOR_EMU_TIMING_PARAMS:-}" ] && estimator="$estimator, timing parameters from $KLARAPTOR_EMU_TIMING_PARAMS"
 echo "examples-judge: times are MEASURED on the GPU of $measured; the picks come from programs profiled on the emulator ($estimator)"

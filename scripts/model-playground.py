@@ -28,7 +28,9 @@ Models:
                    x timing.dram.gap), latency (each warp's requests one
                    after another at timing.dram.latency, the resident warps
                    overlapping) and block dispatch (blocks x
-                   timing.block_launch_cycles)
+                   timing.block_launch_cycles), at least the same-address
+                   atomics' bound every rational program has (the busiest
+                   address's operations x timing.atomic_same_address_cycles)
   roofline-active  the same, with only the warps that have a thread inside
                    the data overlapping their requests (`active_warps` of the
                    JSON: idle warps exit at once and hide no latency); the
@@ -49,8 +51,10 @@ Models:
                    added instead of taken as a bound)
   mwp-cwp-recomputed
                    MWP-CWP computed here from the fitted counts and the
-                   profile, as model/MwpCwp.cpp does (without a bound); with
-                   the defaults its predictions are the recorded mwp-cwp ones.
+                   profile, as model/MwpCwp.cpp does, with the bounds every
+                   rational program applies (block dispatch, same-address
+                   atomics); with the defaults its predictions are the
+                   recorded mwp-cwp ones.
                    --coalesced-sectors S classifies an access kind as
                    coalesced up to S sectors per request (the model's 4)
   mwp-cwp-rescaled+dispatch
@@ -159,6 +163,7 @@ NEED = ['multiProcessorCount', 'clockRate', 'maxThreadsPerMultiProcessor',
         'maxBlocksPerMultiProcessor', 'regsPerMultiprocessor',
         'timing.dram.gap', 'timing.dram.latency', 'mwp.issue_cycles']
 OPTIONAL = ['regAllocUnitSize', 'timing.block_launch_cycles',
+            'timing.atomic_same_address_cycles',
             'sharedMemPerMultiprocessor', 'reservedSharedMemPerBlock',
             'sharedMemAllocUnitSize', 'timing.l1_sectors_per_cycle']
 # MWP-CWP's own parameters (docs/models.md, "Parameters").
@@ -198,6 +203,8 @@ def read_device(path, overrides=()):
         'issue': num('mwp.issue_cycles'),
         'block_launch': num('timing.block_launch_cycles')
         if 'timing.block_launch_cycles' in keys else 0.0,
+        'atomic': num('timing.atomic_same_address_cycles')
+        if 'timing.atomic_same_address_cycles' in keys else 0.0,
         'shared': num('sharedMemPerMultiprocessor')
         if 'sharedMemPerMultiprocessor' in keys else 0.0,
         'shared_reserved': num('reservedSharedMemPerBlock')
@@ -325,6 +332,20 @@ def dispatch_ns(dev, fitted):
     return busiest_blocks(dev, blocks) * dev['block_launch'] / dev['ghz']
 
 
+def atomic_ns(dev, fitted):
+    """The same-address atomics' bound of every rational program: the
+    busiest address's operations one after another (docs/models.md)."""
+    ops = fitted.get('global_atomic_max_address_ops', 0)
+    if not (dev['atomic'] > 0 and ops > 0):
+        return 0.0
+    return ops * dev['atomic'] / dev['ghz']
+
+
+def program_bounds_ns(dev, fitted):
+    """The bounds a rational program puts under its model's time."""
+    return max(dispatch_ns(dev, fitted), atomic_ns(dev, fitted))
+
+
 def lines_ns(dev, fitted):
     """The busiest SM's load lines through its L1, one line per
     dev['line_cycles'] (docs/results.md, "What a memory time of the GPU's
@@ -370,7 +391,8 @@ def roofline_bounds(dev, fitted, active=False, whole_waves=False):
 
 def roofline_ns(dev, fitted, active=False, whole_waves=False):
     bounds = roofline_bounds(dev, fitted, active, whole_waves)
-    return None if bounds is None else max(bounds.values())
+    return (None if bounds is None
+            else max(max(bounds.values()), atomic_ns(dev, fitted)))
 
 
 def warp_shape(shape):
@@ -698,7 +720,8 @@ def main():
               ('mwp-cwp*roofline', geomean(mwp, roof_active)),
               ('mwp-cwp+dispatch-sum', summed(mwp)),
               ('mwp-cwp-recomputed',
-               lambda s: mwp_cwp_ns(dev, s['fitted'], args.coalesced_sectors)
+               lambda s: max(mwp_cwp_ns(dev, s['fitted'], args.coalesced_sectors),
+                             program_bounds_ns(dev, s['fitted']))
                if s.get('fitted') else None),
               ('mwp-cwp-rescaled+dispatch', rescaled),
               ('mwp-cwp*estimate', geomean(mwp, recorded('estimate_ns'))),

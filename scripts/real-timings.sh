@@ -231,6 +231,6 @@ fi
 echo
 echo "real-timings: done in $(( $(date +%s) - start )) s; table in $work/real-timings.md and $work/real-timings.json"
 estimator="$device profile"
-case "${KLARAPTOR_EMU_CACHE:-}" in 1|on) estimator="$estimator, cache model on (KLARAPTOR_EMU_CACHE)" ;; esac
+case "${KLARAPTOR_EMU_CACHE:-}" in 0|off) estimator="$estimator, cache model off (KLARAPTOR_EMU_CACHE)" ;; esac
 [ -n "${KLARAPTOR_EMU_TIMING_PARAMS:-}" ] && estimator="$estimator, timing parameters from $KLARAPTOR_EMU_TIMING_PARAMS"
 echo "real-timings: times are MEASURED on the GPU of $data; the picks come from programs profiled on the emulator ($estimator)"

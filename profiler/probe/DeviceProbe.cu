@@ -1032,7 +1032,7 @@ std::string render(const cudaDeviceProp &P, int ClockKHz, int MemClockKHz,
         {"l2_store_gap", "l2.store_gap"}})
     if (Good(From))
       Measure(Timing, Key, From, M.at(From).Value,
-              "; used with the cache model only (KLARAPTOR_EMU_CACHE=1)");
+              "; used with the cache model only (the estimator's default)");
   // The departure delays are measured (one warp's back-to-back loads) but
   // not used: that is the single-warp issue path, not the spacing of many
   // warps' requests that MWP-CWP means. On an H200 the probe measured 49.8

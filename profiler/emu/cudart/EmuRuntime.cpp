@@ -11,8 +11,9 @@
 ///   KLARAPTOR_EMU_EXECUTE  0: launches are checked but not executed (device
 ///                          memory keeps its contents; for benchmarks that
 ///                          need only launch decisions and sweeps)
-///   KLARAPTOR_EMU_CACHE    1: the estimate's cache model, sized by the
-///                          device profile (docs/timing.md)
+///   KLARAPTOR_EMU_CACHE    0: the estimate without its cache model (on by
+///                          default, sized by the device profile;
+///                          docs/timing.md)
 ///   KLARAPTOR_EMU_TIMING_PARAMS  timing parameter overrides (docs/timing.md)
 ///   KLARAPTOR_EMU_EXPLAIN  file receiving a timing report per launch
 ///                          (Explain.cpp; KLARAPTOR_EMU_EXPLAIN_LAUNCH=N: the

@@ -41,14 +41,16 @@ struct KernelProgram;
 
 namespace klaraptor::timing {
 
-/// The parameters of \p D (its `timing.*` keys; docs/timing.md lists them
-/// with their sources), then the file named by KLARAPTOR_EMU_TIMING_PARAMS,
-/// if set.
+/// The parameters of \p D (builtinTimingParams), the cache model turned
+/// off by KLARAPTOR_EMU_CACHE=0, then the file named by
+/// KLARAPTOR_EMU_TIMING_PARAMS, if set.
 bool timingParamsFor(const devices::DeviceProfile &D, TimingParams &P,
                      std::string &Error);
-/// Only the profile's parameters (no environment); keys the profile lacks
-/// get h100-sxm-like defaults (DRAM gap from its bus width and memory
-/// clock).
+/// Only the profile's parameters (no environment): its `timing.*` keys
+/// (docs/timing.md lists them with their sources), keys the profile lacks
+/// h100-sxm-like defaults (DRAM gap from its bus width and memory clock),
+/// in the estimator's configuration: the cache model sized by the profile's
+/// L1 and its SMs' share of the L2, the assembler's order, waves refilled.
 TimingParams builtinTimingParams(const devices::DeviceProfile &D);
 
 /// The blocks an estimate simulates: the ones two SMs receive when blocks

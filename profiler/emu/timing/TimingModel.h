@@ -68,9 +68,6 @@ struct TimingParams {
   /// L1Bytes on the SM, an L2 of L2Bytes, LRU over 128-byte lines of four
   /// 32-byte sectors; loads fill both, stores and atomics only the L2.
   double L1Bytes = 0, L2Bytes = 0;
-  /// The device profile's L1 size (its `timing.l1_bytes`), kept aside: the
-  /// cache model's L1 when KLARAPTOR_EMU_CACHE=1 turns it on.
-  double ProfileL1Bytes = 0;
   double L1Latency = 30; ///< cycles of an L1 hit
   /// Sectors per cycle of the L1's data path, in gaps of the shared-memory
   /// resource (64 B/cycle/SM on Turing, 128 on Volta and later). A global
@@ -103,16 +100,14 @@ struct TimingParams {
   bool atomicBound() const { return AtomicSameAddressCycles > 0; }
   /// Whether each traced pass through a basic block is replayed in the
   /// order an assembler's list scheduler gives it (`assembler_order = 1`,
-  /// Schedule.h), or in PTX order (the default: on the real-timings judges
-  /// the assembler's order ranks shapes worse without the cache model,
-  /// docs/timing.md, "The assembler's order").
+  /// Schedule.h), or in PTX order (`assembler_order = 0`). The estimator
+  /// turns it on (builtinTimingParams); off here, for the engine's tests.
   bool AssemblerOrder = false;
   /// Whether a launch's waves before its last take the simulated wave's
   /// mean block time (at least its busiest resource's), the SM starting a
   /// block whenever one ends (`wave_refill = 1`, cyclesPerWave), or each
-  /// the wave's slowest block (the default: on the Hoppers' judges with
-  /// the shipped profiles, whose block_launch_cycles is 0, it ranks worse;
-  /// docs/timing.md, "Waves after the first").
+  /// the wave's slowest block (`wave_refill = 0`). The estimator turns it
+  /// on (builtinTimingParams); off here, for the engine's tests.
   bool WaveRefill = false;
   double ClockGHz = 1;         ///< SM clock
   double LaunchOverheadNs = 0; ///< added once per launch

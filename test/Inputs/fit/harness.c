@@ -7,7 +7,8 @@
  * with the klaraptor_register_model below, which keeps it. For each point
  * prints "N=<N>,bx=<BX>: <program's prediction> <direct prediction>", the
  * direct one being klaraptor_mwp_cwp_ns on the MWP-CWP inputs of the known
- * formulas of test/Inputs/fit/make-db.py (saxpy), h100-sxm parameters. */
+ * formulas of test/Inputs/fit/make-db.py (saxpy), bounded below by the
+ * block-dispatch bound, h100-sxm parameters. */
 #include "klaraptor/klaraptor_rt.h"
 #include "klaraptor/mwp_cwp.h"
 
@@ -44,7 +45,9 @@ static double direct(double n, double bx, const klaraptor_mwp_cwp_hw *hw) {
   in.synch_insts = (n / bx) / warps;
   in.coal_per_mw = 1;  /* 4 sectors per load request: one transaction */
   in.uncoal_per_mw = 32; /* 32 sectors per store request */
-  return klaraptor_mwp_cwp_ns(&in, hw);
+  /* At least the busiest SM's blocks times the profile's block-dispatch
+   * rate (docs/models.md, "The block-dispatch bound"). */
+  return fmax(klaraptor_mwp_cwp_ns(&in, hw), klaraptor_dispatch_bound_ns(&in, hw));
 }
 
 int main(int argc, char **argv) {

@@ -11,8 +11,9 @@
  * direct one being the lines model (klaraptor_mwp_cwp_lines_ns, the
  * default) on the MWP-CWP inputs of the known formulas and, with --warp, the
  * known lines of a load request; the active warps counted by enumerating
- * every thread of the grid (not by the program's counting loop); h100-sxm
- * parameters. The `ceil` kernel counts no lines: its time is MWP-CWP's. */
+ * every thread of the grid (not by the program's counting loop), bounded
+ * below by the block-dispatch bound; h100-sxm parameters. The `ceil` kernel
+ * counts no lines: its time is MWP-CWP's. */
 #include "klaraptor/klaraptor_rt.h"
 #include "klaraptor/mwp_cwp.h"
 
@@ -94,7 +95,10 @@ static double direct(long long r, long long c, long long bx, long long by,
   in.coal_per_mw = creq > 0 ? ctr / creq : 1;
   in.uncoal_per_mw = ureq > 0 ? utr / ureq : 1;
   in.load_lines_per_request = warp ? ((double)wy + 1) / 2 : 0;
-  return klaraptor_mwp_cwp_lines_ns(&in, hw);
+  /* At least the busiest SM's blocks times the profile's block-dispatch
+   * rate (docs/models.md, "The block-dispatch bound"). */
+  return fmax(klaraptor_mwp_cwp_lines_ns(&in, hw),
+              klaraptor_dispatch_bound_ns(&in, hw));
 }
 
 int main(int argc, char **argv) {

@@ -36,6 +36,9 @@ klaraptor_mwp_cwp_hw handHw() {
   W.mem_bandwidth_gbs = 0;
   W.load_bytes_per_warp = 128;
   W.active_sms = 1;
+  // The hand-computed cases have no block-dispatch bound (its tests set
+  // the rate).
+  W.block_launch_cycles = 0;
   return W;
 }
 
@@ -510,7 +513,10 @@ TEST(DispatchBound, ReadFromTheProfile) {
   klaraptor::model::HardwareParams H;
   std::string Error;
   ASSERT_TRUE(klaraptor::model::loadHardwareParams("h200", H, Error)) << Error;
-  EXPECT_EQ(H.Mwp.block_launch_cycles, 0); // shipped: not measured
+  EXPECT_EQ(H.Mwp.block_launch_cycles, 123.592); // the H200's probe
+  ASSERT_TRUE(klaraptor::model::loadHardwareParams("rtx-2070-super", H, Error))
+      << Error;
+  EXPECT_EQ(H.Mwp.block_launch_cycles, 0); // not measured
   klaraptor::devices::DeviceProfile P = H.Profile;
   P.Timing["block_launch_cycles"] = 158;
   ASSERT_TRUE(klaraptor::model::hardwareParamsFromProfile(P, H, Error))

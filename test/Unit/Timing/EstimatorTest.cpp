@@ -252,12 +252,12 @@ const devices::DeviceProfile &rtx() {
   return D;
 }
 
-/// The RTX 2070 SUPER's built-in parameters with the cache model on: its
-/// 64 KiB L1 and one SM's fortieth of its 4 MiB L2.
+/// The RTX 2070 SUPER's built-in parameters, the cache model's sizes
+/// written out: its 64 KiB L1 and one SM's fortieth of its 4 MiB L2.
 TimingParams rtxCacheParams() {
   TimingParams TP = builtinTimingParams(rtx());
-  TP.L1Bytes = 65536;
-  TP.L2Bytes = 4194304.0 / 40;
+  EXPECT_EQ(TP.L1Bytes, 65536);
+  EXPECT_DOUBLE_EQ(TP.L2Bytes, 4194304.0 / 40);
   return TP;
 }
 
@@ -306,6 +306,10 @@ TEST(Estimator, FewBlocksShareTheL2AmongFewerSms) {
   // every SM has one, and each has its fortieth: the rows do not stay.
   const devices::DeviceProfile &Rtx = rtx();
   TimingParams TP = rtxCacheParams();
+  // In PTX order: in the assembler's order the unrolled loop's loads of one
+  // sector issue together, and all but the first hit the L1 on its pending
+  // miss, leaving too few L2 reads to show the share.
+  TP.AssemblerOrder = false;
   int Rows = 40 * 1024, Cols = 64;
   Buf A(size_t(Rows) * Cols * 4), Out(size_t(Rows) * 4);
   void *AP = A.P, *OutP = Out.P;
@@ -374,10 +378,12 @@ TEST(Estimator, RefillShortensOnlyLaunchesOfSeveralWaves) {
   Buf In(size_t(N) * 4), Out(size_t(N) * 4);
   void *InP = In.P, *OutP = Out.P;
   std::vector<void *> Args = {&InP, &OutP, &N};
-  TimingParams Refill = builtinTimingParams(h100());
-  Refill.WaveRefill = true;
-  LaunchEstimate Plain =
-      estimate("copy", {uint32_t(N / 256), 1, 1}, {256, 1, 1}, Args, 0);
+  TimingParams Refill = builtinTimingParams(h100()); // refills by default
+  ASSERT_TRUE(Refill.WaveRefill);
+  TimingParams NoRefill = Refill;
+  NoRefill.WaveRefill = false;
+  LaunchEstimate Plain = estimate("copy", {uint32_t(N / 256), 1, 1},
+                                  {256, 1, 1}, Args, 0, nullptr, &NoRefill);
   LaunchEstimate Refilled = estimate("copy", {uint32_t(N / 256), 1, 1},
                                      {256, 1, 1}, Args, 0, nullptr, &Refill);
   std::printf("copy 256 threads: %llu waves, %.0f ns, refilled %.0f ns\n",
@@ -393,7 +399,8 @@ TEST(Estimator, RefillShortensOnlyLaunchesOfSeveralWaves) {
   // One wave: the same estimate.
   int Small = 32 * 132;
   std::vector<void *> SmallArgs = {&InP, &OutP, &Small};
-  LaunchEstimate One = estimate("copy", {132, 1, 1}, {32, 1, 1}, SmallArgs, 0);
+  LaunchEstimate One = estimate("copy", {132, 1, 1}, {32, 1, 1}, SmallArgs, 0,
+                                nullptr, &NoRefill);
   LaunchEstimate OneRefilled = estimate("copy", {132, 1, 1}, {32, 1, 1},
                                         SmallArgs, 0, nullptr, &Refill);
   ASSERT_EQ(One.Waves, 1u);
@@ -411,7 +418,9 @@ TEST(DeviceTiming, EveryShippedProfileCarriesEveryTimingKey) {
     for (const std::string &K : devices::timingKeys())
       EXPECT_TRUE(D.Timing.count(K)) << Name << " lacks timing." << K;
     TimingParams P = builtinTimingParams(D);
-    EXPECT_EQ(P.Source, "device profile '" + Name + "'") << P.Source;
+    EXPECT_EQ(P.Source.rfind("device profile '" + Name + "', cache model (L1 ", 0),
+              0u)
+        << P.Source;
     // The profile's clock key agrees with its clockRate.
     EXPECT_NEAR(P.ClockGHz, double(D.ClockRate) / 1e6, 1e-9) << Name;
     EXPECT_EQ(P.Schedulers, unsigned(D.SmSubPartitions)) << Name;
@@ -487,7 +496,9 @@ TEST(DeviceTiming, ProfileErrors) {
   ASSERT_TRUE(Bare.parse(Text, "bare.device", Error)) << Error;
   EXPECT_TRUE(Bare.Timing.empty());
   TimingParams P = builtinTimingParams(Bare);
-  EXPECT_EQ(P.Source, "device profile 't4' (no timing keys: defaults)");
+  // Without timing.l1_bytes the cache model has the L2 alone.
+  EXPECT_EQ(P.Source, "device profile 't4' (no timing keys: defaults), "
+                      "cache model (L1 0 B, L2 share 104858 B)");
   // 2 x 5001 MHz x 32 bytes = 320 GB/s: 32 B / (320 GB/s / 40 / 1.59 GHz).
   EXPECT_NEAR(P[Resource::Dram].Gap, 6.36, 0.01);
 }
@@ -753,36 +764,56 @@ TEST(DeviceTiming, TheCacheModelIsSizedByTheProfile) {
   devices::DeviceProfile R;
   std::string Error;
   ASSERT_TRUE(devices::loadDeviceProfile("rtx-2070-super", R, Error)) << Error;
-  // The profile's L1 size is kept aside: by default the cache model is off.
+  // By default the estimator has the cache model: the profile's L1 and the
+  // SM's share of the L2, in the assembler's order, waves refilled.
   ::unsetenv("KLARAPTOR_EMU_CACHE");
   ::unsetenv("KLARAPTOR_EMU_TIMING_PARAMS");
   TimingParams P;
   ASSERT_TRUE(timingParamsFor(R, P, Error)) << Error;
-  EXPECT_FALSE(P.cacheModel());
-  EXPECT_EQ(P.ProfileL1Bytes, 65536);
-  EXPECT_EQ(P.L1SectorsPerCycle, 2);
-  EXPECT_EQ(P.L1Latency, 32);
-  // KLARAPTOR_EMU_CACHE=1: the profile's L1 and the SM's share of the L2.
-  ::setenv("KLARAPTOR_EMU_CACHE", "1", 1);
-  ASSERT_TRUE(timingParamsFor(R, P, Error)) << Error;
   EXPECT_TRUE(P.cacheModel());
   EXPECT_EQ(P.L1Bytes, 65536);
   EXPECT_DOUBLE_EQ(P.L2Bytes, 4194304.0 / 40);
-  EXPECT_NE(P.Source.find("cache model (KLARAPTOR_EMU_CACHE: L1 65536 B, L2 share 104858 B)"),
+  EXPECT_EQ(P.L1SectorsPerCycle, 2);
+  EXPECT_EQ(P.L1Latency, 32);
+  EXPECT_TRUE(P.AssemblerOrder);
+  EXPECT_TRUE(P.WaveRefill);
+  EXPECT_NE(P.Source.find("device profile 'rtx-2070-super', cache model (L1 65536 B, L2 share 104858 B)"),
             std::string::npos)
       << P.Source;
+  // KLARAPTOR_EMU_CACHE=0 turns it off; 1 keeps it.
   ::setenv("KLARAPTOR_EMU_CACHE", "off", 1);
   ASSERT_TRUE(timingParamsFor(R, P, Error)) << Error;
   EXPECT_FALSE(P.cacheModel());
+  EXPECT_TRUE(P.AssemblerOrder); // the rest of the configuration stays
+  EXPECT_NE(P.Source.find("; cache model off (KLARAPTOR_EMU_CACHE=off)"),
+            std::string::npos)
+      << P.Source;
+  ::setenv("KLARAPTOR_EMU_CACHE", "1", 1);
+  ASSERT_TRUE(timingParamsFor(R, P, Error)) << Error;
+  EXPECT_TRUE(P.cacheModel());
   // A bad value is an error that names the variable.
   ::setenv("KLARAPTOR_EMU_CACHE", "yes", 1);
   EXPECT_FALSE(timingParamsFor(R, P, Error));
   EXPECT_EQ(Error, "KLARAPTOR_EMU_CACHE: expected 1, on, 0 or off, not 'yes'");
+  // A profile without sizes has no cache model; asking for it is an error.
+  devices::DeviceProfile Bare = R;
+  Bare.Timing.erase("l1_bytes");
+  Bare.L2CacheSize = 0;
+  ::unsetenv("KLARAPTOR_EMU_CACHE");
+  ASSERT_TRUE(timingParamsFor(Bare, P, Error)) << Error;
+  EXPECT_FALSE(P.cacheModel());
+  EXPECT_NE(P.Source.find("no cache model (neither timing.l1_bytes nor l2CacheSize)"),
+            std::string::npos)
+      << P.Source;
+  ::setenv("KLARAPTOR_EMU_CACHE", "1", 1);
+  EXPECT_FALSE(timingParamsFor(Bare, P, Error));
+  EXPECT_EQ(Error, "KLARAPTOR_EMU_CACHE=1: device profile 'rtx-2070-super' "
+                   "has neither timing.l1_bytes nor l2CacheSize");
   ::unsetenv("KLARAPTOR_EMU_CACHE");
 }
 
 TEST(DeviceTiming, TheCacheModelsLineAndStoreCostsComeFromTheProfile) {
-  // The shipped profiles have 0 (not measured); a probed one has what the
+  // A profile whose GPU was not probed has 0; a probed one has what the
   // probe measured (timing.l2_request_cycles, timing.l2_store_gap), which
   // the cache model then charges.
   devices::DeviceProfile R;
