@@ -5,7 +5,7 @@
 # examples against the H200's and the H100's (scripts/examples-judge.sh), one
 # after the other, each in its own folder under WORK. Times are MEASURED on
 # those GPUs; every pick comes from programs profiled on the emulator, as a
-# user without a GPU tunes them. About 25 minutes on two cores.
+# user without a GPU tunes them. About 55 minutes on two cores.
 #
 # Usage: scripts/all-judges.sh [OPTIONS]
 #   --work DIR          where the judges' folders and the table go
