@@ -119,7 +119,8 @@ TEST(Estimator, WavesBeforeTheLastTakeTheMeanBlock) {
   EXPECT_DOUBLE_EQ(cyclesPerWave(R, 4), 100);
   R.MeanBlockCycles = 150;
   EXPECT_DOUBLE_EQ(cyclesPerWave(R, 4), 100);
-  // The switch: a parameter file's wave_refill (off by default).
+  // The switch: a parameter file's wave_refill (off in a bare
+  // TimingParams; the estimator's builtinTimingParams turns it on).
   TimingParams Q;
   std::string Error;
   EXPECT_FALSE(Q.WaveRefill);
@@ -751,7 +752,7 @@ TEST(AssemblerOrder, LoadsGoFirstUnlessAStoreIsInTheWay) {
   EXPECT_LT(issuePosition(Reused, 5), issuePosition(Reused, 6));
   // The switch: a parameter file's assembler_order.
   TimingParams Q;
-  EXPECT_FALSE(Q.AssemblerOrder); // PTX order unless asked
+  EXPECT_FALSE(Q.AssemblerOrder); // a bare TimingParams: PTX order
   ASSERT_TRUE(parseTimingParams("assembler_order = 1\n", "t", Q, Error)) << Error;
   EXPECT_TRUE(Q.AssemblerOrder);
   EXPECT_FALSE(parseTimingParams("assembler_order = 2\n", "t", Q, Error));
@@ -820,9 +821,10 @@ TEST(DeviceTiming, TheCacheModelsLineAndStoreCostsComeFromTheProfile) {
   std::string Error;
   ASSERT_TRUE(devices::loadDeviceProfile("rtx-2070-super", R, Error)) << Error;
   ::unsetenv("KLARAPTOR_EMU_TIMING_PARAMS");
-  ::setenv("KLARAPTOR_EMU_CACHE", "1", 1);
+  ::unsetenv("KLARAPTOR_EMU_CACHE"); // the default: the cache model on
   TimingParams P;
   ASSERT_TRUE(timingParamsFor(R, P, Error)) << Error;
+  ASSERT_TRUE(P.cacheModel());
   EXPECT_EQ(P.L2RequestCycles, 0);
   EXPECT_EQ(P.L2StoreGap, 0);
   R.Timing["l2_request_cycles"] = 2.5;
@@ -830,5 +832,4 @@ TEST(DeviceTiming, TheCacheModelsLineAndStoreCostsComeFromTheProfile) {
   ASSERT_TRUE(timingParamsFor(R, P, Error)) << Error;
   EXPECT_EQ(P.L2RequestCycles, 2.5);
   EXPECT_EQ(P.L2StoreGap, 3.25);
-  ::unsetenv("KLARAPTOR_EMU_CACHE");
 }
